@@ -1,0 +1,14 @@
+"""Level files: every format in the rule book, located errors, bundled packs."""
+
+from fewest.levels.base import LevelEntry, LevelFormatError
+
+__all__ = ["LevelEntry", "LevelFormatError", "detect", "read_file", "read_text", "write_entries"]
+
+
+def __getattr__(name: str):
+    # The readers import every family's formats; load them only when asked for.
+    if name in ("detect", "read_file", "read_text", "write_entries"):
+        from fewest.levels import files
+
+        return getattr(files, name)
+    raise AttributeError(name)

@@ -1,0 +1,85 @@
+"""Shared types of level files: the located error, a loaded level, a format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_LEVEL_CELLS = 10_000
+
+
+class LevelFormatError(ValueError):
+    """Bad level text, located: `file:line:col: what is wrong`."""
+
+    def __init__(
+        self,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = []
+        if self.file:
+            where.append(str(self.file))
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"col {self.column}")
+        return (", ".join(where) + ": " if where else "") + self.message
+
+    def located(self, file: str | None = None, line_offset: int = 0) -> "LevelFormatError":
+        """The same error with the file name filled in and/or lines shifted (for nested parsers)."""
+        line = None if self.line is None else self.line + line_offset
+        return LevelFormatError(self.message, self.file or file, line, self.column)
+
+
+@dataclass(frozen=True)
+class LevelEntry:
+    """One level as read from a file or a bundled pack."""
+
+    family: str
+    level: Any  # the engine's Level value
+    title: str = ""
+    index: int = 1  # 1-based position in its file
+    par: int | None = None  # proven optimal length, when recorded
+    source: str = "<text>"  # file path or pack name
+    line: int = 1  # where the level starts in its file
+    format: str = ""  # the format it was read from (contest answers depend on it)
+    metadata: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """A stable id for progress files: source plus index."""
+        return f"{self.source}#{self.index}"
+
+    def display_title(self) -> str:
+        return self.title or f"Level {self.index}"
+
+
+@dataclass(frozen=True)
+class Format:
+    """One file format: how to recognise it, read it, and (if native) write it."""
+
+    name: str
+    family: str
+    extensions: tuple[str, ...]
+    sniff: Callable[[str], bool]  # does this text look like this format?
+    read: Callable[[str, str], list[LevelEntry]]  # (text, source) -> entries
+    write: Callable[[Sequence[LevelEntry]], str] | None = None
+    # The contest's own answer for one solved level (None: the format has no contest output).
+    contest_answer: Callable[[LevelEntry, Any], str] | None = None
+
+
+def check_size(cells: int, source: str, line: int) -> None:
+    if cells > MAX_LEVEL_CELLS:
+        raise LevelFormatError(
+            f"level has {cells} cells; the limit is {MAX_LEVEL_CELLS}", source, line
+        )

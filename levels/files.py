@@ -1,0 +1,91 @@
+"""Reading level files of any known format, and writing native ones.
+
+A format is chosen from the file's extension when one claims it, else by
+sniffing the text; `family=` restricts the choice (the CLI's `--family`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+from fewest.levels.base import MAX_FILE_BYTES, Format, LevelEntry, LevelFormatError
+from fewest.levels.registry import FORMATS
+
+
+def formats_for(family: str | None = None) -> list[Format]:
+    return [f for f in FORMATS if family is None or f.family == family]
+
+
+def detect(text: str, source: str, family: str | None = None) -> Format:
+    """The format of `text`: by extension when one matches and sniffs true, else by content."""
+    candidates = formats_for(family)
+    if not candidates:
+        raise LevelFormatError(f"unknown family {family!r}", source)
+    ext = os.path.splitext(source)[1].lower()
+    by_ext = [f for f in candidates if ext and ext in f.extensions]
+    for fmt in by_ext + [f for f in candidates if f not in by_ext]:
+        try:
+            if fmt.sniff(text):
+                return fmt
+        except Exception:  # a sniffer must never decide for the user by crashing
+            continue
+    if len(by_ext) == 1:
+        return by_ext[0]  # let its reader say precisely what is wrong
+    what = f"{family} level" if family else "level"
+    raise LevelFormatError(
+        f"not a {what} file of any known format "
+        f"(known: {', '.join(sorted({f.name for f in candidates}))})",
+        source,
+    )
+
+
+def read_text(text: str, source: str = "<text>", family: str | None = None) -> list[LevelEntry]:
+    if len(text) > MAX_FILE_BYTES:
+        raise LevelFormatError(f"file is over {MAX_FILE_BYTES // (1024 * 1024)} MB", source)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    if not text.strip():
+        raise LevelFormatError("file is empty", source)
+    fmt = detect(text, source, family)
+    try:
+        entries = fmt.read(text, source)
+    except LevelFormatError as exc:
+        raise exc.located(source) from None
+    except (ValueError, IndexError, KeyError) as exc:  # a reader's slip is still bad input
+        raise LevelFormatError(f"{fmt.name}: {exc}", source) from None
+    if not entries:
+        raise LevelFormatError("no levels found", source)
+    return entries
+
+
+def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelEntry]:
+    """Every level in the file; LevelFormatError (naming the file) for anything wrong."""
+    source = os.fspath(path)
+    try:
+        size = os.path.getsize(source)
+        if size > MAX_FILE_BYTES:
+            raise LevelFormatError(
+                f"file is {size / 1e6:.1f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                source,
+            )
+        with open(source, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise LevelFormatError("not a text file (invalid UTF-8)", source, line) from None
+    return read_text(text, source, family)
+
+
+def write_entries(entries: Sequence[LevelEntry], family: str | None = None) -> str:
+    """Native text for `entries` (XSB for Sokoban, the pack format for the others)."""
+    if not entries:
+        raise ValueError("nothing to write")
+    family = family or entries[0].family
+    for fmt in formats_for(family):
+        if fmt.write is not None:
+            return fmt.write(entries)
+    raise ValueError(f"no writer for family {family!r}")

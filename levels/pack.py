@@ -1,0 +1,134 @@
+"""The native multi-level pack format shared by the non-Sokoban families.
+
+    ; a comment (anywhere; ignored)
+    Family: traffic          <- first non-comment line: which family
+    Title: Pack name         <- optional pack-wide metadata before the first level
+
+    Title: First level       <- a level: `Key: value` headers (Title, Par, Author, Comment, ...)
+    Par: 12
+    <body lines>             <- the family's level text (see each family's codec)
+
+    Title: Second level
+    ...
+
+Levels are separated by blank lines. Each family supplies a codec: `parse_body(lines, source,
+first_line) -> Level` (lines without their newline; errors are LevelFormatError with the file's
+line numbers) and `format_body(level) -> list[str]`. Header keys a body needs (such as
+traffic's `goal:`) belong to the body, so they are lower-case; metadata keys are Capitalised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from fewest.levels.base import LevelEntry, LevelFormatError
+
+EXTENSION = ".fewest"
+_HEADER = re.compile(r"^([A-Z][A-Za-z-]*):\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Codec:
+    family: str
+    parse_body: Callable[[list[str], str, int], Any]
+    format_body: Callable[[Any], list[str]]
+
+
+def sniff_family(text: str) -> str | None:
+    """The family a pack declares in its first non-comment line, if it is a pack."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        match = _HEADER.match(line)
+        if match and match.group(1) == "Family":
+            return match.group(2).strip().lower()
+        return None
+    return None
+
+
+def _blocks(text: str) -> list[tuple[int, list[str]]]:
+    """(first line number, lines) for each blank-line separated block, comments dropped."""
+    blocks: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start = 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        if line.lstrip().startswith(";"):
+            continue
+        if not line.strip():
+            if current:
+                blocks.append((start, current))
+                current = []
+            continue
+        if not current:
+            start = number
+        current.append(line)
+    if current:
+        blocks.append((start, current))
+    return blocks
+
+
+def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
+    blocks = _blocks(text)
+    if not blocks:
+        raise LevelFormatError("empty pack: no Family line", source, 1)
+    entries: list[LevelEntry] = []
+    for start, lines in blocks:
+        meta: dict[str, str] = {}
+        body_at = 0
+        for offset, line in enumerate(lines):
+            match = _HEADER.match(line.strip())
+            if not match:
+                break
+            meta[match.group(1)] = match.group(2).strip()
+            body_at = offset + 1
+        body = lines[body_at:]
+        family = meta.pop("Family", None)
+        if family is not None:
+            if family.strip().lower() != codec.family:
+                raise LevelFormatError(
+                    f"pack says Family: {family}, expected {codec.family}", source, start
+                )
+            if not body:
+                continue  # the pack header block (may carry pack-wide Title etc.)
+        if not body:
+            raise LevelFormatError("level has headers but no body", source, start)
+        par = meta.pop("Par", None)
+        if par is not None and not par.isdigit():
+            raise LevelFormatError(f"Par must be a whole number, not {par!r}", source, start)
+        level = codec.parse_body(body, source, start + body_at)
+        entries.append(
+            LevelEntry(
+                family=codec.family,
+                level=level,
+                title=meta.pop("Title", ""),
+                index=len(entries) + 1,
+                par=int(par) if par is not None else None,
+                source=source,
+                line=start,
+                format="pack",
+                metadata=meta,
+            )
+        )
+    if not entries:
+        raise LevelFormatError("pack holds no levels", source, 1)
+    return entries
+
+
+def write_pack(entries: Sequence[LevelEntry], codec: Codec, title: str = "") -> str:
+    out = [f"Family: {codec.family}"]
+    if title:
+        out.append(f"Title: {title}")
+    for entry in entries:
+        out.append("")
+        if entry.title:
+            out.append(f"Title: {entry.title}")
+        if entry.par is not None:
+            out.append(f"Par: {entry.par}")
+        for key, value in entry.metadata.items():
+            out.append(f"{key}: {value}")
+        out.extend(codec.format_body(entry.level))
+    return "\n".join(out) + "\n"

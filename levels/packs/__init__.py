@@ -1,0 +1,1 @@
+"""Bundled level packs (read through importlib.resources). Credits: CREDITS.md."""

@@ -1,0 +1,77 @@
+"""The one entry point the app and the CLI use: solve, hint, warm up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from fewest.engine.game import Game
+from fewest.solvers.control import Budget, Control, Progress
+from fewest.solvers.registry import solver_for
+from fewest.solvers.solution import Solution
+
+
+def solve(
+    family: str,
+    level: Any,
+    state: Any = None,
+    *,
+    metric: str = "moves",
+    budget: Budget | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Solution:
+    """A shortest plan from `state` (default: the level's start) under `metric`."""
+    module = solver_for(family)
+    metrics = getattr(module, "METRICS", ("moves",))
+    if metric not in metrics:
+        raise ValueError(f"{family} has no metric {metric!r} (choose from {', '.join(metrics)})")
+    if state is None:
+        from fewest.engine.registry import rules_for
+
+        state = rules_for(family).initial_state(level)
+    control = Control(budget, should_stop, on_progress)
+    return module.solve(level, state, control, metric)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The next move of a shortest plan and how many moves remain with it."""
+
+    solution: Solution
+
+    @property
+    def move(self) -> Any:
+        return self.solution.moves[0] if self.solution.solved and self.solution.moves else None
+
+    @property
+    def remaining(self) -> int | None:
+        return self.solution.length
+
+
+def hint(
+    game: Game,
+    *,
+    metric: str = "moves",
+    budget: Budget | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> Hint:
+    return Hint(
+        solve(
+            game.rules.NAME,
+            game.level,
+            game.state,
+            metric=metric,
+            budget=budget,
+            should_stop=should_stop,
+            on_progress=on_progress,
+        )
+    )
+
+
+def warm_up(family: str, level: Any) -> None:
+    """Build whatever tables make later hints instant (no-op for families without any)."""
+    module = solver_for(family)
+    if hasattr(module, "warm_up"):
+        module.warm_up(level)

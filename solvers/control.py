@@ -1,0 +1,89 @@
+"""Budgets, cancellation and progress for every search (passed in, never global).
+
+An algorithm calls `control.tick()` once per expanded node; every
+`CHECK_EVERY` ticks the clock, the node and memory budgets and `should_stop`
+are looked at, so a cancel is seen within a few milliseconds. Exceeding
+anything raises `Stopped`, which the algorithm turns into an honest
+`Solution` status: a plan is never labelled optimal unless it was proven.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Budget:
+    seconds: float | None = None
+    nodes: int | None = None
+    memory_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    expanded: int
+    stored: int
+    bound: int | None
+    seconds: float
+
+
+class Stopped(Exception):
+    """Raised inside a search when a budget runs out or the caller cancels."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "time", "nodes", "memory" or "cancelled"
+
+
+class Control:
+    CHECK_EVERY = 512
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+        progress_interval: float = 0.25,
+    ) -> None:
+        self.budget = budget or Budget()
+        self.should_stop = should_stop
+        self.on_progress = on_progress
+        self.progress_interval = progress_interval
+        self.started = time.perf_counter()
+        self.expanded = 0
+        self.stored = 0
+        self.bound: int | None = None
+        self.bytes_per_entry = 200  # a search sets its own estimate of one stored state
+        self._next_check = self.CHECK_EVERY
+        self._next_progress = self.started + progress_interval
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def tick(self, count: int = 1) -> None:
+        """Count expanded nodes; raises Stopped when over budget or cancelled."""
+        self.expanded += count
+        if self.expanded >= self._next_check:
+            self._next_check = self.expanded + self.CHECK_EVERY
+            self.check()
+
+    def check(self) -> None:
+        now = time.perf_counter()
+        budget = self.budget
+        if self.should_stop is not None and self.should_stop():
+            raise Stopped("cancelled")
+        if budget.seconds is not None and now - self.started > budget.seconds:
+            raise Stopped("time")
+        if budget.nodes is not None and self.expanded > budget.nodes:
+            raise Stopped("nodes")
+        if budget.memory_bytes is not None and self.stored * self.bytes_per_entry > budget.memory_bytes:
+            raise Stopped("memory")
+        if self.on_progress is not None and now >= self._next_progress:
+            self._next_progress = now + self.progress_interval
+            self.on_progress(self.progress())
+
+    def progress(self) -> Progress:
+        return Progress(self.expanded, self.stored, self.bound, self.seconds)

@@ -1,0 +1,81 @@
+"""The native pack container: headers, blank-line separated levels, located errors."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.pack import Codec, read_pack, sniff_family, write_pack
+
+
+def parse_numbers(lines, source, first_line):
+    for offset, line in enumerate(lines):
+        for col, ch in enumerate(line, 1):
+            if not (ch.isdigit() or ch == " "):
+                raise LevelFormatError(f"unknown character {ch!r}", source, first_line + offset, col)
+    return tuple(tuple(int(x) for x in line.split()) for line in lines)
+
+
+CODEC = Codec("numbers", parse_numbers, lambda level: [" ".join(map(str, row)) for row in level])
+
+TEXT = """; a pack of numbers
+Family: numbers
+Title: Test pack
+
+Title: First
+Par: 3
+1 2
+3 4
+
+; between levels
+Author: someone
+5 6
+"""
+
+
+def test_reads_levels_with_metadata():
+    entries = read_pack(TEXT, "t.fewest", CODEC)
+    assert [e.level for e in entries] == [((1, 2), (3, 4)), ((5, 6),)]
+    assert entries[0].title == "First" and entries[0].par == 3 and entries[0].line == 5
+    assert entries[1].metadata == {"Author": "someone"} and entries[1].index == 2
+    assert sniff_family(TEXT) == "numbers"
+    assert sniff_family("1 2\n") is None
+
+
+def test_body_errors_carry_file_lines():
+    text = "Family: numbers\n\nTitle: x\n1 2\n3 Q\n"
+    with pytest.raises(LevelFormatError) as info:
+        read_pack(text, "bad.fewest", CODEC)
+    err = info.value
+    assert (err.file, err.line, err.column) == ("bad.fewest", 5, 3)
+    assert str(err) == "bad.fewest, line 5, col 3: unknown character 'Q'"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Family: other\n\n1\n", "expected numbers"),
+        ("Family: numbers\n\nTitle: a\n", "no body"),
+        ("Family: numbers\n\nPar: many\n1\n", "whole number"),
+        ("Family: numbers\n", "no levels"),
+    ],
+)
+def test_structural_errors(text, message):
+    with pytest.raises(LevelFormatError, match=message):
+        read_pack(text, "p.fewest", CODEC)
+
+
+levels = st.lists(
+    st.lists(st.integers(0, 999), min_size=1, max_size=4).map(tuple), min_size=1, max_size=4
+).map(tuple)
+titles = st.text(alphabet="abc XYZ-", max_size=12).map(str.strip)
+
+
+@given(st.lists(st.tuples(levels, titles, st.none() | st.integers(0, 99)), min_size=1, max_size=5))
+def test_write_read_identity(items):
+    entries = [
+        LevelEntry("numbers", level, title, i + 1, par, "x.fewest", format="pack")
+        for i, (level, title, par) in enumerate(items)
+    ]
+    again = read_pack(write_pack(entries, CODEC, title="T"), "x.fewest", CODEC)
+    assert [(e.level, e.title, e.par) for e in again] == [(e.level, e.title, e.par) for e in entries]

@@ -1,0 +1,1 @@
+"""The Textual app and the `fewest` command line (rendering and keys only)."""

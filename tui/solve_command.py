@@ -1,0 +1,97 @@
+"""`fewest solve`: shortest plans for every level of the files, as text, JSON or contest output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any, Callable
+
+from fewest.engine.base import format_plan, replay
+from fewest.engine.registry import rules_for
+from fewest.levels.base import LevelEntry
+from fewest.levels.registry import FORMATS
+
+
+def _contest_formatter(entry: LevelEntry) -> Callable[[LevelEntry, Any], str] | None:
+    for fmt in FORMATS:
+        if fmt.name == entry.format and fmt.family == entry.family:
+            return fmt.contest_answer
+    return None
+
+
+def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
+    rules = rules_for(entry.family)
+    record: dict[str, Any] = {
+        "file": entry.source,
+        "level": entry.index,
+        "title": entry.title,
+        "family": entry.family,
+        "status": solution.status.value,
+        "length": solution.length,
+        "plan": format_plan(rules, solution.moves) if solution.solved else None,
+        "optimal": solution.optimal,
+        "seconds": round(seconds, 4),
+    }
+    for key, value in solution.extra.items():
+        record[key] = value
+    if entry.par is not None:
+        record["par"] = entry.par
+    return record
+
+
+def _text(record: dict) -> str:
+    head = f"{record['file']} #{record['level']}"
+    if record["title"]:
+        head += f" {record['title']!r}"
+    head += f" ({record['family']})"
+    status = record["status"]
+    if record["length"] is None:
+        what = "no solution exists" if status == "unsolvable" else f"not solved ({status})"
+        return f"{head}: {what} [{record['seconds']:.3f} s]"
+    facts = [f"{record['length']} moves"]
+    if "pushes" in record:
+        facts.append(f"{record['pushes']} pushes")
+    if "digit" in record:
+        facts.append(f"digit {record['digit']}")
+    proof = "optimal" if record["optimal"] else "NOT proven optimal"
+    plan = record["plan"] or "(already solved)"
+    return f"{head}: {', '.join(facts)}, {proof} [{record['seconds']:.3f} s]\n  {plan}"
+
+
+def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
+    from fewest.solvers import Budget, solve
+
+    entries: list[LevelEntry] = []
+    for path in args.paths:
+        entries.extend(load(path, args.family, args.level))
+    if args.fmt == "contest":
+        for entry in entries:
+            if _contest_formatter(entry) is None:
+                raise usage_error(
+                    f"{entry.source}: --format contest needs a contest input "
+                    f"(this is a {entry.family} {entry.format or 'level'} file)"
+                )
+    budget = Budget(seconds=args.timeout) if args.timeout else None
+    status = 0
+    for entry in entries:
+        started = time.perf_counter()
+        try:
+            solution = solve(entry.family, entry.level, metric=args.metric, budget=budget)
+        except ValueError as exc:  # e.g. a metric the family does not have
+            raise usage_error(f"{entry.source}: {exc}") from None
+        seconds = time.perf_counter() - started
+        if solution.solved:
+            # Never print a plan the rules do not accept.
+            final = replay(rules_for(entry.family), entry.level, solution.moves)
+            if not rules_for(entry.family).is_solved(entry.level, final):
+                raise RuntimeError(f"solver plan for {entry.key} does not solve it")
+        elif args.fmt != "contest" or solution.status.value != "unsolvable":
+            status = 1
+        if args.fmt == "contest":
+            print(_contest_formatter(entry)(entry, solution), flush=True)
+        elif args.fmt == "json":
+            print(json.dumps(_record(entry, solution, seconds)), flush=True)
+        else:
+            print(_text(_record(entry, solution, seconds)), flush=True)
+    return status
