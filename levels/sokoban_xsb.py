@@ -1,0 +1,331 @@
+"""The XSB / .sok text format every Sokoban collection uses: reader and writer.
+
+    ; Learning to push            <- `;` lines are comments
+    Title: Learning to push       <- headers before the first level, followed by a
+    Author: someone                  blank line, describe the whole pack
+
+    Title: First steps            <- a level: `Key: value` headers right before ...
+    Par: 7                           (Par = proven optimal MOVE count, our own key)
+    #######
+    #@ $ .#                       <- `#` wall, ` ` `-` `_` floor, `.` goal, `$` box,
+    #######                          `*` box on goal, `@` player, `+` player on goal
+    Author: someone               <- ... or right after its grid (no blank line between)
+
+Conventions the reader follows (collections differ, so it is lenient):
+- Levels are runs of grid lines; anything else (blank lines, text) separates them.
+  Rows may be ragged (padded with empty cells) and run-length encoded: digits
+  repeat the next character (`3#` is `###`) and `|` breaks a row.
+- A line starting with `#` is always a grid row, so `#  X #` is an error
+  ("unknown character 'X'") rather than silently skipped text.
+- Headers and a plain text line directly after a grid (no blank line in between)
+  belong to that level; otherwise they belong to the next level.
+- The title is the `Title:` header, else a plain text line next to the level,
+  else a single-line `;` comment before it (`; 12` or `;screen.01`).
+- `Key:` with nothing after it, closed later by a `Key-End:` line, is a
+  multi-line value (collections use `Comment:` ... `Comment-End:`).
+- Any other `Key: value` is kept in the entry's metadata.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from fewest.engine.sokoban import NAME
+from fewest.levels.base import MAX_LEVEL_CELLS, LevelEntry, LevelFormatError
+from fewest.levels.pack import sniff_family
+from fewest.levels.sokoban_contest import sniff_contest
+from fewest.levels.sokoban_grid import XSB_LEGEND, Row, build_level, xsb_rows
+
+FORMAT_NAME = "xsb"
+EXTENSIONS = (".xsb", ".sok", ".txt")
+
+_HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*)[ \t]*:(.*)$")
+_MAX_KEY = 40
+_BOARD = "#@+$*. -_"
+_OBJECTS = "#@+$*"
+
+
+# ----- lines -------------------------------------------------------------------
+@dataclass
+class _Line:
+    kind: str  # "blank", "comment", "header", "grid", "text"
+    number: int
+    text: str = ""  # comment text, header value or the line itself
+    key: str = ""
+    rows: list[Row] = field(default_factory=list)
+    objects: bool = False  # a grid line drawing a wall, box or player
+
+
+def _decode(raw: str, number: int, source: str) -> list[Row] | None:
+    """The grid rows one line draws (run lengths expanded), or None when it is not a
+    grid line. A line starting with `#` must be one: its faults raise LevelFormatError."""
+    must = raw.lstrip().startswith("#")
+    rows: list[Row] = []
+    text: list[str] = []
+    cols: list[int] = []
+    count, count_col = "", 0
+    for col, char in enumerate(raw, 1):
+        if char.isdigit() and char.isascii():
+            count, count_col = count + char, count_col or col
+            continue
+        if char == "|" and not count:
+            rows.append(Row("".join(text), number, tuple(cols)))
+            text, cols = [], []
+            continue
+        if char not in _BOARD:
+            if must:
+                raise LevelFormatError(f"unknown character {char!r}", source, number, col)
+            return None
+        repeat = int(count) if count else 1
+        if len(text) + repeat > MAX_LEVEL_CELLS:
+            if must:
+                message = f"row is longer than {MAX_LEVEL_CELLS} cells"
+                raise LevelFormatError(message, source, number, col)
+            return None
+        char = " " if char in "-_" else char
+        text.extend(char * repeat)
+        cols.extend([count_col or col] * repeat)
+        count, count_col = "", 0
+    if count:
+        if must:
+            message = f"run length {count!r} without a character"
+            raise LevelFormatError(message, source, number, count_col)
+        return None
+    rows.append(Row("".join(text), number, tuple(cols)))
+    return rows
+
+
+def _bare_headers(lines: list[str]) -> dict[str, list[int]]:
+    """Line indexes of each header with no value (`Comment:`, `Comment-End:`), by lower-case key."""
+    found: dict[str, list[int]] = {}
+    for index, raw in enumerate(lines):
+        match = _HEADER.match(raw.strip())
+        if match and not match.group(2).strip():
+            found.setdefault(match.group(1).lower(), []).append(index)
+    return found
+
+
+def _multiline_end(bare: dict[str, list[int]], key: str, index: int) -> int | None:
+    """Where the multi-line value opened by a bare `key:` at `index` is closed by
+    `Key-End:`, provided no other bare `key:` opens first (so one unclosed opener
+    does not swallow the levels up to a later level's closer)."""
+    closers = bare.get(key.lower() + "-end", [])
+    at = bisect.bisect_right(closers, index)
+    if at == len(closers):
+        return None
+    openers = bare.get(key.lower(), [])
+    nxt = bisect.bisect_right(openers, index)
+    if nxt < len(openers) and openers[nxt] < closers[at]:
+        return None
+    return closers[at]
+
+
+def _classify(text: str, source: str) -> list[_Line]:
+    lines = text.split("\n")
+    bare = _bare_headers(lines)
+    out: list[_Line] = []
+    run_cells = 0  # cells drawn by the current run of grid lines (a bound on memory)
+    index = 0
+    while index < len(lines):
+        raw = lines[index].rstrip()
+        number = index + 1
+        index += 1
+        stripped = raw.strip()
+        if not stripped:
+            out.append(_Line("blank", number))
+        elif stripped.startswith(";"):
+            out.append(_Line("comment", number, stripped[1:].strip()))
+        elif (match := _HEADER.match(stripped)) and len(match.group(1)) <= _MAX_KEY:
+            key, value = match.group(1), match.group(2).strip()
+            end = None if value else _multiline_end(bare, key, index - 1)
+            if end is not None:
+                value = "\n".join(line.rstrip() for line in lines[index:end])
+                index = end + 1
+            if not key.lower().endswith("-end"):
+                out.append(_Line("header", number, value, key))
+        elif (rows := _decode(raw, number, source)) is not None:
+            run_cells += sum(len(row.text) for row in rows)
+            if run_cells > MAX_LEVEL_CELLS:
+                message = f"level is larger than {MAX_LEVEL_CELLS} cells"
+                raise LevelFormatError(message, source, number)
+            objects = any(ch in _OBJECTS for row in rows for ch in row.text)
+            out.append(_Line("grid", number, raw, rows=rows, objects=objects))
+            continue
+        else:
+            out.append(_Line("text", number, stripped))
+        run_cells = 0
+    return _demote_plain_runs(out)
+
+
+def _demote_plain_runs(lines: list[_Line]) -> list[_Line]:
+    """A run of grid-like lines drawing no wall, box or player (`----`, `...`) is text."""
+    start = 0
+    while start < len(lines):
+        if lines[start].kind != "grid":
+            start += 1
+            continue
+        end = start
+        while end < len(lines) and lines[end].kind == "grid":
+            end += 1
+        if not any(line.objects for line in lines[start:end]):
+            for line in lines[start:end]:
+                line.kind = "text"
+        start = end
+    return lines
+
+
+# ----- levels ------------------------------------------------------------------
+@dataclass
+class _Notes:
+    """Headers, a text line and a comment gathered next to one level."""
+
+    headers: list[tuple[str, str, int]] = field(default_factory=list)
+    text: str | None = None
+    comment: str | None = None
+
+
+@dataclass
+class _Found:
+    rows: list[Row]
+    before: _Notes
+    after: _Notes = field(default_factory=_Notes)
+
+
+@dataclass(frozen=True)
+class XsbFile:
+    metadata: dict[str, str]  # pack-wide headers (before the first level, then a blank line)
+    entries: list[LevelEntry]
+
+
+def _title_text(text: str | None) -> str | None:
+    """Plain text names a level only when it has a letter or digit in it."""
+    return text if text and any(ch.isalnum() for ch in text) else None
+
+
+def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
+    """Every level of an XSB file, with the pack's own headers."""
+    found: list[_Found] = []
+    pack: dict[str, str] = {}
+    before = _Notes()
+    grid: _Found | None = None
+    last: _Found | None = None  # the level whose trailing lines we are reading
+    comment_lines = 0
+    previous = "blank"
+    for line in _classify(text, source):
+        if line.kind == "grid":
+            if grid is None:
+                grid = _Found([], before)
+                before = _Notes()
+                found.append(grid)
+            grid.rows.extend(line.rows)
+            previous = line.kind
+            continue
+        if grid is not None:
+            last, grid = grid, None
+        if line.kind == "blank":
+            last = None
+            if not found and before.headers:
+                pack.update((key, value) for key, value, _ in before.headers)
+                before.headers = []
+        elif line.kind == "comment":
+            last = None
+            comment_lines = comment_lines + 1 if previous == "comment" else 1
+            before.comment = line.text if comment_lines == 1 else None
+        elif line.kind == "header":
+            (last.after if last else before).headers.append((line.key, line.text, line.number))
+        elif last is not None:
+            if last.after.text is None:
+                last.after.text = _title_text(line.text) or ""
+        else:
+            before.text = _title_text(line.text) or before.text
+        previous = line.kind
+    if not found:
+        raise LevelFormatError("no Sokoban level found", source, 1)
+    entries = [_entry(item, index, source) for index, item in enumerate(found, 1)]
+    return XsbFile(pack, entries)
+
+
+def _entry(item: _Found, index: int, source: str) -> LevelEntry:
+    level = build_level(item.rows, XSB_LEGEND, source)
+    title = (
+        _title_text(item.after.text) or _title_text(item.before.text) or item.before.comment or ""
+    )
+    par: int | None = None
+    metadata: dict[str, str] = {}
+    for key, value, number in item.before.headers + item.after.headers:
+        if key.lower() == "title":
+            title = value
+        elif key.lower() == "par":
+            if not (value.isascii() and value.isdigit()):
+                raise LevelFormatError(f"Par must be a whole number, not {value!r}", source, number)
+            par = int(value)
+        else:
+            metadata[key] = value
+    return LevelEntry(
+        family=NAME,
+        level=level,
+        title=title,
+        index=index,
+        par=par,
+        source=source,
+        line=item.rows[0].line,
+        format=FORMAT_NAME,
+        metadata=metadata,
+    )
+
+
+def read_xsb(text: str, source: str = "<text>") -> list[LevelEntry]:
+    return parse_xsb(text, source).entries
+
+
+def sniff_xsb(text: str) -> bool:
+    """Some line is a grid row with a wall in it, and the text is neither a fewest
+    pack nor a contest file (whose `#..` rows would look like XSB)."""
+    if sniff_family(text) is not None or sniff_contest(text):
+        return False
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if "#" in stripped and not stripped.startswith(";"):
+            try:
+                if _decode(raw.rstrip(), 1, "") is not None:
+                    return True
+            except LevelFormatError:
+                continue
+    return False
+
+
+# ----- writing -----------------------------------------------------------------
+def _header(key: str, value: str) -> list[str]:
+    if not _HEADER.match(f"{key}:") or len(key) > _MAX_KEY or key.lower().endswith("-end"):
+        raise ValueError(f"not a usable XSB header key: {key!r}")
+    if "\n" in value:
+        return [f"{key}:", *value.split("\n"), f"{key}-End:"]
+    return [f"{key}: {value}".rstrip()]
+
+
+def write_xsb(
+    entries: Sequence[LevelEntry], title: str = "", metadata: dict[str, str] | None = None
+) -> str:
+    """XSB text for `entries`; `title`/`metadata` become the pack's leading header block.
+
+    Each level is written as its headers (Title, Par, metadata) then its grid,
+    levels separated by blank lines; `parse_xsb` reads it back unchanged.
+    """
+    out: list[str] = []
+    pack = ({"Title": title} if title else {}) | dict(metadata or {})
+    for key, value in pack.items():
+        out.extend(_header(key, value))
+    for entry in entries:
+        if out:
+            out.append("")
+        if entry.title:
+            out.extend(_header("Title", " ".join(entry.title.split())))
+        if entry.par is not None:
+            out.extend(_header("Par", str(entry.par)))
+        for key, value in entry.metadata.items():
+            out.extend(_header(key, value))
+        out.extend(xsb_rows(entry.level))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,352 @@
+"""Sokoban level files: XSB (titles, metadata, RLE, errors, round trip), the contest format,
+sniffing, and the bundled packs."""
+
+from collections import deque
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fewest.engine import sokoban as S
+from fewest.levels import sokoban as L
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.solvers.solution import Solution, Status
+from tests import oracle
+
+DATA = Path(__file__).parent / "data"
+RULEBOOK = DATA / "rulebook"
+PACKS = resources.files("fewest.levels.packs")
+
+
+def cell(level: S.Level, row: int, col: int) -> int:
+    return row * level.width + col
+
+
+# ----- XSB: reading ------------------------------------------------------------
+def test_every_character():
+    level = L.read_xsb("########\n#@$.* -#\n#_ $. *#\n########")[0].level
+    assert (level.width, level.height) == (8, 4)
+    assert level.player == cell(level, 1, 1)
+    assert level.boxes == {cell(level, 1, 2), cell(level, 1, 4), cell(level, 2, 3), cell(level, 2, 6)}
+    assert level.goals == {cell(level, 1, 3), cell(level, 1, 4), cell(level, 2, 4), cell(level, 2, 6)}
+    assert len(level.walls) == 8 + 2 + 2 + 8 and cell(level, 2, 1) in level.floor
+    on_goal = L.read_xsb("#####\n#+$ #\n#  $#\n#. ##\n#####")[0].level
+    assert on_goal.player == cell(on_goal, 1, 1) and on_goal.player in on_goal.goals
+
+
+def test_ragged_rows_are_padded_with_outside_cells():
+    text = "  ####\n###  #\n#@$. #\n######"
+    level = L.read_xsb(text)[0].level
+    assert (level.width, level.height) == (6, 4)
+    assert {0, 1} <= level.outside and cell(level, 1, 3) in level.floor
+
+
+MULTI = """; My collection
+; by someone
+
+; 1
+#####
+#@$.#
+#####
+
+Level two
+######
+#@ $.#
+######
+Author: Ann
+Par: 3
+
+Title: Third
+Comment:
+line one
+
+line three
+Comment-End:
+#######
+#@ $ .#
+#######
+Title: Third, renamed
+Date Created: 2024
+"""
+
+
+def test_many_levels_titles_and_metadata():
+    entries = L.read_xsb(MULTI, "m.xsb")
+    assert [e.title for e in entries] == ["1", "Level two", "Third, renamed"]
+    assert [e.index for e in entries] == [1, 2, 3] and [e.line for e in entries] == [5, 10, 22]
+    assert entries[1].par == 3 and entries[1].metadata == {"Author": "Ann"}
+    assert entries[2].metadata == {"Comment": "line one\n\nline three", "Date Created": "2024"}
+    assert all(e.family == "sokoban" and e.format == "xsb" and e.source == "m.xsb" for e in entries)
+
+
+def test_text_line_after_a_grid_names_it_and_comments_name_the_next():
+    text = "####\n#@$.#\n####\nFirst one\n; 2\n####\n#@$.#\n####\n"
+    assert [e.title for e in L.read_xsb(text)] == ["First one", "2"]
+
+
+def test_leading_header_block_describes_the_pack():
+    parsed = L.parse_xsb("; c\nTitle: The pack\nAuthor: Me\n\nTitle: A\n####\n#@$.#\n####\n")
+    assert parsed.metadata == {"Title": "The pack", "Author": "Me"}
+    assert parsed.entries[0].title == "A" and parsed.entries[0].metadata == {}
+
+
+def test_unclosed_multiline_header_does_not_swallow_levels():
+    text = "Comment:\n####\n#@$.#\n####\n\nComment:\nx\nComment-End:\n####\n#@$.#\n####\n"
+    entries = L.read_xsb(text)
+    assert len(entries) == 2 and entries[0].metadata == {"Comment": ""}
+    assert entries[1].metadata == {"Comment": "x"}
+
+
+def test_run_length_encoding_and_row_breaks():
+    plain = L.read_xsb("#######\n#@ $ .#\n#######")[0].level
+    assert L.read_xsb("7#\n#@-$-.#\n7#")[0].level == plain
+    assert L.read_xsb("7#|#@ $ .#|7#")[0].level == plain
+    assert L.read_xsb("7#|#@2-$.#|7#")[0].level != plain
+    wide = L.read_xsb("13#\n#@$8 .#\n13#")[0].level
+    assert wide.width == 13 and cell(wide, 1, 12) in wide.walls
+
+
+@pytest.mark.parametrize(
+    "text, message, line, column",
+    [
+        ("\n\n#####\n# X@$.#\n#####", "unknown character 'X'", 4, 3),
+        ("#####\n#@$.#\n#3", "run length '3' without a character", 3, 2),
+        ("######\n#@$$.#\n#$ . #\n#    #\n######", "3 boxes but 2 goals", 1, None),
+        ("#####\n# $.#\n#####", "no player", 1, None),
+        ("######\n#@$.@#\n######", "2 players", 2, 5),
+        ("Par: x\n####\n#@$.#\n####", "Par must be a whole number", 1, None),
+        ("; nothing here\nhello\n", "no Sokoban level", 1, None),
+        ("#" * 20001, "longer than", 1, None),
+    ],
+)
+def test_errors_are_located(text, message, line, column):
+    with pytest.raises(LevelFormatError) as info:
+        L.read_xsb(text, "bad.xsb")
+    error = info.value
+    assert message in error.message and error.file == "bad.xsb"
+    assert error.line == line
+    if column is not None:
+        assert error.column == column
+        assert str(error).startswith(f"bad.xsb, line {line}, col {column}: ")
+
+
+def test_level_too_big_is_refused():
+    with pytest.raises(LevelFormatError, match="cells"):
+        L.read_xsb("#@$.#\n" + "#   #\n" * 3000)
+
+
+# ----- XSB: writing ------------------------------------------------------------
+@st.composite
+def levels(draw) -> S.Level:
+    width, height = draw(st.integers(2, 7)), draw(st.integers(1, 5))
+    cells = range(width * height)
+    walls = draw(st.frozensets(st.sampled_from(cells), max_size=width * height - 2))
+    player = draw(st.sampled_from([c for c in cells if c not in walls]))
+    reach = _reach(width, height, walls, player)
+    if len(reach) < 2:
+        walls, reach = frozenset(), set(cells)
+    count = draw(st.integers(1, min(3, len(reach) - 1)))
+    boxes = draw(st.frozensets(st.sampled_from(sorted(reach - {player})), min_size=count, max_size=count))
+    goals = draw(st.frozensets(st.sampled_from(sorted(reach)), min_size=count, max_size=count))
+    return S.Level(width, height, walls, goals, boxes, player)
+
+
+def _reach(width: int, height: int, walls: frozenset, player: int) -> set:
+    """Cells connected to the player (the test's own flood fill, not the engine's)."""
+    reach, queue = {player}, deque([player])
+    while queue:
+        row, col = divmod(queue.popleft(), width)
+        for drow, dcol in S.DELTA.values():
+            r, c = row + drow, col + dcol
+            nxt = r * width + c
+            if 0 <= r < height and 0 <= c < width and nxt not in walls and nxt not in reach:
+                reach.add(nxt)
+                queue.append(nxt)
+    return reach
+
+
+texts = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_categories=("Cs",)), max_size=20)
+keys = st.sampled_from(["Author", "Comment", "Date Created", "Source-Url", "note"])
+
+
+@st.composite
+def entries(draw) -> LevelEntry:
+    meta = draw(st.dictionaries(keys, texts.map(str.strip), max_size=2))
+    if draw(st.booleans()):
+        meta["Comment"] = "\n".join(draw(st.lists(texts.map(str.rstrip), min_size=2, max_size=3)))
+    return LevelEntry(
+        family="sokoban",
+        level=draw(levels()),
+        title=" ".join(draw(texts).split()),
+        par=draw(st.none() | st.integers(0, 999)),
+        metadata=meta,
+    )
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(entries(), min_size=1, max_size=4), texts.map(lambda t: " ".join(t.split())))
+def test_write_then_read_is_identity(items, pack_title):
+    text = L.write_xsb(items, title=pack_title)
+    parsed = L.parse_xsb(text)
+    assert parsed.metadata == ({"Title": pack_title} if pack_title else {})
+    assert len(parsed.entries) == len(items)
+    for wrote, read in zip(items, parsed.entries):
+        assert read.level == wrote.level
+        assert (read.title, read.par, dict(read.metadata)) == (wrote.title, wrote.par, dict(wrote.metadata))
+    assert L.write_xsb(parsed.entries, title=pack_title) == text
+
+
+def test_written_rows_keep_width_and_height_of_open_grids():
+    level = L.read_contest("3\n4\n....\n.SD.\nM...\n")[0].level
+    rows = L.write_xsb([LevelEntry("sokoban", level)]).splitlines()
+    assert rows == ["----", " $@", "."]
+    assert L.read_xsb("\n".join(rows))[0].level == level
+
+
+# ----- fuzzing: bad text raises LevelFormatError and nothing else ----------------
+fuzz_text = st.text(alphabet="#@+$*.-_ |;:\n0123456789SMDTitlePar:Comment-End\tX", max_size=300)
+
+
+@settings(max_examples=500, deadline=None)
+@given(fuzz_text)
+def test_fuzzed_text_only_raises_level_format_errors(text):
+    for fmt in L.FORMATS:
+        assert fmt.sniff(text) in (True, False)
+        try:
+            found = fmt.read(text, "fuzz")
+        except LevelFormatError:
+            continue
+        assert found and all(isinstance(e.level, S.Level) for e in found)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_fuzzed_unicode_only_raises_level_format_errors(text):
+    for fmt in L.FORMATS:
+        try:
+            fmt.read(text, "fuzz")
+        except LevelFormatError:
+            pass
+
+
+# ----- the contest format ------------------------------------------------------
+def test_contest_files_read():
+    level = L.read_contest((RULEBOOK / "sokoban_10.in").read_text(), "s.in")[0].level
+    assert (level.width, level.height) == (3, 4)
+    assert level.walls == {cell(level, 0, 0), cell(level, 2, 1)}
+    assert level.boxes == {cell(level, 1, 1)} and level.goals == {cell(level, 2, 2)}
+    assert level.player == cell(level, 1, 2) and not level.outside
+
+
+@pytest.mark.parametrize(
+    "text, message, line, column",
+    [
+        ("1\n4\n#MXD\n", "unknown character 'X'", 3, 3),
+        ("2\n4\n#MSD\n", "expected 2 rows, found 1", 4, None),
+        ("1\n4\n#MSD\n....\n", "expected 1 row, found 2", 4, None),
+        ("1\n4\n#MS\n", "row has 3 characters, expected 4", 3, None),
+        ("x\n4\n#MSD\n", "number of rows", 1, None),
+        ("1\n0\n\n", "number of columns", 2, None),
+        ("1\n4\n#MS.\n", "no player", 3, None),
+        ("1\n5\nDMSSD\n", "2 players", 3, 5),
+        ("1\n4\nMSSD\n", "2 boxes but 1 goal", 3, None),
+    ],
+)
+def test_contest_errors_are_located(text, message, line, column):
+    with pytest.raises(LevelFormatError) as info:
+        L.read_contest(text, "c.in")
+    assert message in info.value.message and info.value.line == line
+    if column is not None:
+        assert info.value.column == column
+
+
+def test_rule_book_bad_contest_file():
+    with pytest.raises(LevelFormatError, match=r"line 3, col 3: unknown character 'X'"):
+        L.read_contest((RULEBOOK / "sokoban_bad.in").read_text(), "sokoban_bad.in")
+
+
+def test_contest_answer_letters():
+    entry = L.read_contest((RULEBOOK / "sokoban_12.in").read_text(), "s.in")[0]
+    plan = oracle.shortest_plan(S, entry.level)
+    answer = L.contest_answer(entry, Solution(Status.OPTIMAL, tuple(plan)))
+    assert len(answer) == 12 and set(answer) <= set("HVUN")
+    assert L.parse_contest_plan(entry.level, answer) == plan
+    assert L.contest_answer(entry, Solution(Status.OPTIMAL, tuple(S.parse_move(t) for t in "lURd"))) == "VUHN"
+    assert L.contest_answer(entry, Solution(Status.OPTIMAL, ())) == ""
+    with pytest.raises(ValueError):
+        L.contest_answer(entry, Solution(Status.UNSOLVABLE))
+
+
+# ----- sniffing ----------------------------------------------------------------
+def detect(text: str) -> str | None:
+    """The first sokoban format whose sniffer claims `text` (the order files.detect uses)."""
+    return next((f.name for f in L.FORMATS if f.sniff(text)), None)
+
+
+def test_formats_order_and_sniffing():
+    assert [f.name for f in L.FORMATS] == ["sokoban-contest", "xsb"]
+    assert L.CONTEST.contest_answer is not None and L.XSB.write is not None
+    for name in ("sokoban_1.in", "sokoban_10.in", "sokoban_12.in"):
+        text = (RULEBOOK / name).read_text()
+        assert detect(text) == "sokoban-contest"
+        assert not L.sniff_xsb(text)  # `#..` rows look like XSB, but this is a contest file
+    xsb = (DATA / "Microban_155.xsb").read_text()
+    assert detect(xsb) == "xsb" and not L.sniff_contest(xsb)
+    assert not L.sniff_contest("1\n4\n#MSD\nextra\n") and not L.sniff_contest("1\n4\n#MS\n")
+    assert not L.sniff_contest("1\n4\n# ..\n") and not L.sniff_contest("2\n3\n#..\n#..\n")
+    assert L.sniff_contest("1\n4\n#MSD\n\n")
+    assert detect((RULEBOOK / "sokoban_bad.in").read_text()) == "sokoban-contest"  # to report the X
+
+
+def test_other_families_files_are_not_sokoban():
+    for path in RULEBOOK.iterdir():
+        if path.name.startswith("sokoban") or path.suffix not in (".in", ".txt"):
+            continue
+        assert detect(path.read_text()) is None, path.name
+    assert detect("Family: traffic\nTitle: x\n\n#...\n") is None
+    assert detect("goal: exit A\n..AA..\nxx....\n") is None
+
+
+# ----- bundled packs and test collections ---------------------------------------
+PACK_SIZES = {
+    "sokoban_learning.xsb": 28,
+    "sokoban_grigr2001.xsb": 100,
+    "sokoban_grigr2002.xsb": 40,
+    "sokoban_grigrspecial.xsb": 40,
+}
+
+
+def test_every_bundled_sokoban_pack_loads():
+    found = sorted(item.name for item in PACKS.iterdir() if item.name.startswith("sokoban_"))
+    assert found == sorted(PACK_SIZES)
+    for name, size in PACK_SIZES.items():
+        text = PACKS.joinpath(name).read_text(encoding="utf-8")
+        assert detect(text) == "xsb"
+        parsed = L.parse_xsb(text, name)
+        assert len(parsed.entries) == size and parsed.metadata.get("Title")
+        assert all(isinstance(e.level, S.Level) and e.title for e in parsed.entries)
+        if name != "sokoban_learning.xsb":
+            assert all(e.par is None for e in parsed.entries)
+    credits = PACKS.joinpath("CREDITS.md").read_text(encoding="utf-8")
+    assert all(name in credits for name in PACK_SIZES)
+
+
+def test_learning_pack_pars_are_proven_optimal():
+    entries = L.read_xsb(PACKS.joinpath("sokoban_learning.xsb").read_text(encoding="utf-8"))
+    pars = [e.par for e in entries]
+    assert all(p is not None for p in pars)
+    for entry in entries:
+        plan = oracle.shortest_plan(S, entry.level)
+        assert plan is not None and oracle.replay_length(S, entry.level, plan) == entry.par, entry.title
+    assert pars[0] == 1 and max(pars) == pars[-1]  # easy to hard
+
+
+def test_microban_loads():
+    entries = L.read_xsb((DATA / "Microban_155.xsb").read_text(), "Microban_155.xsb")
+    assert len(entries) == 155
+    assert [e.title for e in entries[:3]] == ["1", "2", "3"] and entries[-1].title == "'The Dungeon'"
+    boxes = [int(line.split(",")[1]) for line in (DATA / "microban_optimal.csv").read_text().splitlines()[1:]]
+    assert [len(e.level.boxes) for e in entries] == boxes
+    assert all(S.legal_moves(e.level, S.initial_state(e.level)) for e in entries)
