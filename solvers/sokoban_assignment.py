@@ -1,0 +1,101 @@
+"""Minimum-cost perfect matching of boxes to goals (the Hungarian method).
+
+Every box must end on its own goal, so the cheapest one-to-one assignment of
+boxes to goals, each pair costing the box's push distance to that goal, is a
+lower bound on the pushes still needed (a greedy nearest-goal sum is weaker,
+and a greedy assignment is not a bound at all). This is the shortest
+augmenting path form (Kuhn-Munkres with potentials, as in Jonker-Volgenant),
+O(n^3) from scratch. `reassign` re-solves after ONE row changed, which is
+all a push does, in O(n^2) from the parent's optimal potentials.
+
+A `Matching` is (u, v, p): row potentials, column potentials and p[j] = the
+row (1-based) matched to column j (1-based); index 0 is the method's dummy.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+Matching = tuple[list[int], list[int], list[int]]
+_HUGE = 1 << 62  # larger than any sum of costs
+
+
+def assign(rows: Sequence[Sequence[int]]) -> Matching:
+    """Optimal potentials and matching of the square cost matrix `rows`."""
+    n = len(rows)
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    p = [0] * (n + 1)
+    for i in range(1, n + 1):
+        _augment(rows, u, v, p, i, n)
+    return u, v, p
+
+
+def reassign(rows: Sequence[Sequence[int]], matching: Matching, i: int) -> Matching:
+    """The optimal matching after row i (0-based) of `rows` changed; `matching` is untouched."""
+    u, v, p = list(matching[0]), matching[1][:], matching[2][:]
+    n = len(rows)
+    i += 1
+    for j in range(1, n + 1):
+        if p[j] == i:
+            p[j] = 0
+            break
+    row = rows[i - 1]
+    u[i] = min(row[j - 1] - v[j] for j in range(1, n + 1))  # feasible potentials again
+    _augment(rows, u, v, p, i, n)
+    return u, v, p
+
+
+def matching_cost(rows: Sequence[Sequence[int]], matching: Matching) -> int:
+    p = matching[2]
+    return sum(rows[p[j] - 1][j - 1] for j in range(1, len(p)))
+
+
+def min_cost(rows: Sequence[Sequence[int]]) -> int:
+    """Cost of the cheapest perfect matching (small cases without potentials)."""
+    n = len(rows)
+    if n == 0:
+        return 0
+    if n == 1:
+        return rows[0][0]
+    if n == 2:
+        return min(rows[0][0] + rows[1][1], rows[0][1] + rows[1][0])
+    return matching_cost(rows, assign(rows))
+
+
+def _augment(rows: Sequence[Sequence[int]], u: list[int], v: list[int], p: list[int], i: int, n: int) -> None:
+    """Add row i to the matching along a shortest augmenting path, keeping potentials feasible."""
+    p[0] = i
+    j0 = 0
+    minv = [_HUGE] * (n + 1)
+    way = [0] * (n + 1)
+    used = [False] * (n + 1)
+    while True:
+        used[j0] = True
+        i0 = p[j0]
+        row = rows[i0 - 1]
+        ui0 = u[i0]
+        delta = _HUGE
+        j1 = 0
+        for j in range(1, n + 1):
+            if not used[j]:
+                cur = row[j - 1] - ui0 - v[j]
+                if cur < minv[j]:
+                    minv[j] = cur
+                    way[j] = j0
+                if minv[j] < delta:
+                    delta = minv[j]
+                    j1 = j
+        for j in range(n + 1):
+            if used[j]:
+                u[p[j]] += delta
+                v[j] -= delta
+            else:
+                minv[j] -= delta
+        j0 = j1
+        if p[j0] == 0:
+            break
+    while j0:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
