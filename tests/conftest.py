@@ -1,0 +1,18 @@
+"""Keep every test (and every process a test starts) off the user's real cache and data dirs."""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def isolated_user_dirs(tmp_path_factory):
+    saved = {key: os.environ.get(key) for key in ("FEWEST_CACHE_DIR", "FEWEST_DATA_DIR")}
+    os.environ["FEWEST_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ["FEWEST_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
