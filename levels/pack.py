@@ -49,26 +49,35 @@ def sniff_family(text: str) -> str | None:
     return None
 
 
-def _blocks(text: str) -> list[tuple[int, list[str]]]:
-    """(first line number, lines) for each blank-line separated block, comments dropped."""
-    blocks: list[tuple[int, list[str]]] = []
-    current: list[str] = []
-    start = 0
+def _blocks(text: str) -> list[list[tuple[int, str]]]:
+    """Blank-line separated blocks of (line number, line), comment lines dropped."""
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if line.lstrip().startswith(";"):
             continue
         if not line.strip():
             if current:
-                blocks.append((start, current))
+                blocks.append(current)
                 current = []
             continue
-        if not current:
-            start = number
-        current.append(line)
+        current.append((number, line))
     if current:
-        blocks.append((start, current))
+        blocks.append(current)
     return blocks
+
+
+def _parse_body(codec: Codec, body: list[tuple[int, str]], source: str) -> Any:
+    """The codec sees consecutive lines; its errors are mapped back to the file's own line numbers
+    (a comment inside a level shifts them)."""
+    numbers = [number for number, _ in body]
+    try:
+        return codec.parse_body([line for _, line in body], source, numbers[0])
+    except LevelFormatError as exc:
+        if exc.line is not None and 0 <= exc.line - numbers[0] < len(numbers):
+            raise LevelFormatError(exc.message, exc.file or source, numbers[exc.line - numbers[0]], exc.column) from None
+        raise
 
 
 def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
@@ -76,16 +85,17 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
     if not blocks:
         raise LevelFormatError("empty pack: no Family line", source, 1)
     entries: list[LevelEntry] = []
-    for start, lines in blocks:
+    for block in blocks:
+        start = block[0][0]
         meta: dict[str, str] = {}
         body_at = 0
-        for offset, line in enumerate(lines):
+        for offset, (_, line) in enumerate(block):
             match = _HEADER.match(line.strip())
             if not match:
                 break
             meta[match.group(1)] = match.group(2).strip()
             body_at = offset + 1
-        body = lines[body_at:]
+        body = block[body_at:]
         family = meta.pop("Family", None)
         if family is not None:
             if family.strip().lower() != codec.family:
@@ -99,7 +109,7 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
         par = meta.pop("Par", None)
         if par is not None and not par.isdigit():
             raise LevelFormatError(f"Par must be a whole number, not {par!r}", source, start)
-        level = codec.parse_body(body, source, start + body_at)
+        level = _parse_body(codec, body, source)
         entries.append(
             LevelEntry(
                 family=codec.family,

@@ -79,3 +79,10 @@ def test_write_read_identity(items):
     ]
     again = read_pack(write_pack(entries, CODEC, title="T"), "x.fewest", CODEC)
     assert [(e.level, e.title, e.par) for e in again] == [(e.level, e.title, e.par) for e in entries]
+
+
+def test_comment_inside_a_level_keeps_error_lines_true():
+    text = "Family: numbers\n\nTitle: x\n1 2\n; a note\n3 Q\n"
+    with pytest.raises(LevelFormatError) as info:
+        read_pack(text, "c.fewest", CODEC)
+    assert (info.value.line, info.value.column) == (6, 3)
