@@ -1,13 +1,17 @@
 """Exact password solver: the cheapest write order, then the commands that realise it.
 
 `password_tour` explains why the fewest commands is a shortest path through
-the cells whose figure is wrong. The best order is found exactly: A* with a
-strong bound first (`password_astar`; most 4x4 codes take a few dozen
-nodes), Held-Karp (`password_heldkarp`, a fixed cost of about 2^n x n^2
-steps for n cells) when A* has not finished within QUICK_ASTAR_NODES, and
-A* alone beyond HELD_KARP_LIMIT cells. Between two writes the plan moves the
-rail cursor the short way round (`>` on a tie), then the grid cursor the
-short way round, rows first (`d`, `r` on a tie), then places (`*`).
+the cells whose figure is wrong. The best order is found exactly by
+Held-Karp (`password_heldkarp`: a fixed 2^n x n^2 numpy programme, about
+2.5 ms for a full 4x4 code, whatever the code) up to HELD_KARP_LIMIT cells,
+and by A* with a strong bound (`password_astar`) beyond. Held-Karp is used
+even where A* is often quicker (half the full 4x4 codes take it under 2 ms):
+its bound starts 1-4 commands short on most codes, and on one in five A*
+expands thousands of nodes (tens to hundreds of ms); the fixed cost is the
+better worst case. Between two writes
+the plan moves the rail cursor the short way round (`>` on a tie), then the
+grid cursor the short way round, rows first (`d`, `r` on a tie), then
+places (`*`).
 
 `baseline` is the plain reference: the generic A* over the same write-order
 states with the weakest bound (one command per cell still to write), i.e.
@@ -21,15 +25,14 @@ import random
 
 from fewest.engine import password as rules
 from fewest.engine.password import Level, Move, State
-from fewest.solvers.control import Budget, Control, Stopped
+from fewest.solvers.control import Control, Stopped
 from fewest.solvers.password_astar import OrderProblem, astar_order
-from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp, subset_layers
+from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp, prepare, value_type
 from fewest.solvers.password_tour import Tour, tour_of
 from fewest.solvers.search import astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 
 METRICS = ("moves",)
-QUICK_ASTAR_NODES = 200  # a few ms of A* before falling back to Held-Karp
 WARM_UP_CELLS = 16  # every count of wrong cells on a 4x4 grid
 _MOVE = {key: rules.Move(key) for key in rules.COMMANDS}
 
@@ -58,23 +61,14 @@ def commands(tour: Tour, order: tuple[int, ...]) -> tuple[Move, ...]:
 
 
 def exact_order(tour: Tour, control: Control) -> tuple[int, ...] | Solution:
-    """The best write order, or the Solution explaining why there is none (budget, cancel).
+    """The best write order, or the Solution explaining why there is none (budget, cancel, beyond A*).
 
-    A* with the strong bound settles most codes in a few hundred nodes; when it
-    has not within QUICK_ASTAR_NODES, Held-Karp's fixed cost is the better bet.
-    Raises Stopped when the caller's budget or cancel fires.
+    Raises Stopped when the caller's budget or cancel fires during Held-Karp.
     """
-    if len(tour.cells) > HELD_KARP_LIMIT:
-        found = astar_order(tour, control)
-        return found.moves if found.solved else Solution(found.status, (), found.stats)
-    quick = Control(Budget(nodes=QUICK_ASTAR_NODES), control.should_stop)
-    found = astar_order(tour, quick)
-    control.tick(quick.expanded)
-    if found.solved:
-        return found.moves
-    if found.status is Status.CANCELLED:
-        raise Stopped("cancelled")
-    return held_karp(tour, control)
+    if len(tour.cells) <= HELD_KARP_LIMIT:
+        return held_karp(tour, control)
+    found = astar_order(tour, control)
+    return found.moves if found.solved else Solution(found.status, (), found.stats)
 
 
 def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
@@ -92,12 +86,13 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
 
 def warm_up(level: Level) -> None:
     """Build the Held-Karp subset tables for every count of wrong cells a position of this level
-    can have (any cell may hold a wrong figure mid-game), so no hint pays for them.
+    can have (any cell may hold a wrong figure mid-game), and its scratch arrays, so no hint pays for them.
 
-    Up to WARM_UP_CELLS (a few MB, tens of ms); the rare larger counts build on first use.
+    Up to WARM_UP_CELLS (about 10 MB, 50-100 ms); the rare larger counts build on first use.
     """
+    dtype = value_type(tour_of(level, rules.initial_state(level)))
     for n in range(1, min(level.cells, WARM_UP_CELLS) + 1):
-        subset_layers(n)
+        prepare(n, dtype)
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:
@@ -135,7 +130,7 @@ def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
 
 def bench_notes() -> list[str]:
     return [
-        f"password: A* first, Held-Karp (numpy) after {QUICK_ASTAR_NODES} nodes, up to {HELD_KARP_LIMIT} cells; "
+        f"password: Held-Karp (numpy, uint8 layers) up to {HELD_KARP_LIMIT} cells, A* beyond; "
         "baseline = generic A* on write orders with the places-left bound"
     ]
 

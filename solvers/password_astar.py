@@ -1,8 +1,10 @@
 """The best write order by the generic A* with a strong admissible bound.
 
 States are (cells written as a bitmask, cursor cell, rail figure); a step
-writes one more cell. The solver tries this first (a few dozen nodes settle
-most 4x4 codes) and uses it alone beyond Held-Karp's limit.
+writes one more cell. The solver uses it beyond Held-Karp's limit, where
+its cost depends on the code (a few dozen nodes settle half the full 4x4
+codes, but a bound a few commands short costs thousands); the tests use it
+as an independent check of Held-Karp.
 
 `Bound` (admissible). Let R be the cells still to write, the cursor on cell
 c with figure f. Places: |R|. Grid: every write but one at c itself needs

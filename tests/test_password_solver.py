@@ -1,7 +1,9 @@
 """The password solver: rule-book answers, agreement with exhaustive search, both exact methods, Par."""
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 
 from fewest.engine import password
@@ -10,7 +12,7 @@ from fewest.solvers import password as solver
 from fewest.solvers.api import solve, warm_up
 from fewest.solvers.control import Budget, Control
 from fewest.solvers.password_astar import Bound, astar_order
-from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp
+from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp, value_type
 from fewest.solvers.password_tour import tour_of
 from fewest.solvers.solution import Status
 from tests.oracle import replay_length, shortest_plan
@@ -20,7 +22,7 @@ REFERENCES = [
     (["_H__", "_Y__", "_Y__", "_SH_"], 15),
     (["HYSH", "SYHY", "YSHS", "HSYH"], 41),
 ]
-# A* needs far more than QUICK_ASTAR_NODES here, so the solver falls back to Held-Karp.
+# A*'s bound is 3 short at the start here: it expands thousands of nodes, Held-Karp a fixed 2^16 x 16^2.
 STUBBORN = ["SHHH", "SYHY", "HSYH", "SYHY"]
 
 
@@ -123,16 +125,57 @@ def test_bound_never_overestimates_along_optimal_plans():
         assert bound(state) == 0 and spent == remaining
 
 
-def test_stubborn_code_takes_the_held_karp_route():
+def test_stubborn_code_matches_astar_and_stops_on_request():
     level = password.make_level(STUBBORN)
     tour = tour_of(level, password.initial_state(level))
-    assert not astar_order(tour, Control(Budget(nodes=solver.QUICK_ASTAR_NODES))).solved
+    found = astar_order(tour, Control())
+    assert found.optimal and found.stats.expanded > 1000
     solution = solve("password", level)
-    assert solution.optimal and solution.length == len(solver.commands(tour, held_karp(tour, Control())))
+    assert solution.optimal and solution.length == len(solver.commands(tour, found.moves)) == 43
     assert replay_length(password, level, list(solution.moves)) == solution.length
     cancelled = solve("password", level, should_stop=lambda: True)
     assert cancelled.status is Status.CANCELLED and cancelled.moves == ()
     assert solve("password", level, budget=Budget(nodes=2000)).status is Status.BUDGET
+
+
+def test_full_codes_match_astar():
+    """Full 4x4 codes (16 cells: uint8 layers, the widest tables) against the independent A*."""
+    for seed in range(25):
+        level = solver.random_code(random.Random(seed), 16)
+        state = password.initial_state(level)
+        tour = tour_of(level, state)
+        found = astar_order(tour, Control())
+        assert found.optimal
+        solution = solve("password", level, state)
+        assert solution.optimal
+        assert replay_length(password, level, list(solution.moves), state) == solution.length
+        assert solution.length == len(solver.commands(tour, found.moves)), seed
+
+
+def test_long_rails_use_wider_values_and_agree_with_the_textbook_programme():
+    """6x6 boards with long rails: the largest steps, on both sides of the uint8 / uint16 choice."""
+    rng = random.Random(8)
+    wide = 0
+    for _ in range(20):
+        rail = "_ABCDEFGHIJKLMNO"[: rng.randint(12, 16)]
+        level = solver.random_code(rng, rng.randint(1, 8), 6, 6, rail)
+        state = password.State(level.start, rng.randrange(36), rng.randrange(len(rail)))
+        tour = tour_of(level, state)
+        # 18 steps of up to 3 + 3 + 7 + 1 (a rail of 14 or 15) no longer fit below uint8's "unreachable" mark
+        assert (value_type(tour) == np.uint16) == (len(rail) >= 14)
+        wide += len(rail) >= 14
+        by_dp = solver.commands(tour, held_karp(tour, Control()))
+        assert replay_length(password, level, list(by_dp), state) == _plain_held_karp(tour)
+    assert 0 < wide < 20
+
+
+def test_threads_share_the_scratch_safely():
+    """Hints may solve from several threads at once; the shared scratch arrays are locked."""
+    levels = [solver.random_code(random.Random(seed), 10 + seed % 7) for seed in range(12)]
+    expected = [solve("password", level).length for level in levels]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda level: solve("password", level).length, levels)) == expected
 
 
 def test_many_cells_use_astar_alone():
