@@ -1,0 +1,96 @@
+"""Traffic level files: Rush Hour database lines, the grid format, the contest "Get out",
+and the native pack.
+
+Database lines (Michael Fogleman's Rush Hour database, 6 x 6):
+
+    51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780
+
+the optimal move count (optional; becomes the entry's Par), 36 board
+characters in reading order (`o` or `.` empty, `x` wall, letters cars, `A` the
+target, which must leave by the right edge) and the cluster size (optional;
+kept as metadata `Cluster`). One level per line; `;` lines are comments.
+The grid format (traffic_grid) and the contest format (traffic_getout) have
+their own modules; a `.fewest` pack level's body is the grid format.
+"""
+
+from __future__ import annotations
+
+import re
+
+from fewest.engine.traffic import EXIT, NAME, Goal
+from fewest.levels import pack, traffic_getout, traffic_grid
+from fewest.levels.base import Format, LevelEntry, LevelFormatError
+
+DATABASE = "traffic-database"
+SIZE = 6
+_LINE = re.compile(r"^(\s*)(?:(\d+)\s+)?(\S+)(?:\s+(\d+))?\s*$")
+_BOARD = re.compile(r"^[A-Za-z.]{36}$")
+
+
+def _content_lines(text: str) -> list[tuple[int, str]]:
+    return [
+        (number, raw)
+        for number, raw in enumerate(text.splitlines(), 1)
+        if raw.strip() and not raw.lstrip().startswith(";")
+    ]
+
+
+def sniff_database(text: str) -> bool:
+    lines = _content_lines(text)
+    for _, raw in lines:
+        match = _LINE.match(raw)
+        if not match or not _BOARD.match(match.group(3)):
+            return False
+    return bool(lines)
+
+
+def read_database(text: str, source: str) -> list[LevelEntry]:
+    entries = []
+    for number, raw in _content_lines(text):
+        match = _LINE.match(raw)
+        if not match or len(match.group(3)) != SIZE * SIZE:
+            raise LevelFormatError(
+                "expected a 36-character board, optionally as `MOVES BOARD CLUSTER`",
+                source, number, len(raw) - len(raw.lstrip()) + 1,
+            )
+        board = match.group(3)
+        first_col = match.start(3) + 1
+        level = traffic_grid.build_level(
+            [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+            Goal(EXIT, "A"),
+            source,
+            number,
+            lambda r, c: (number, first_col + r * SIZE + c),
+        )
+        moves, cluster = match.group(2), match.group(4)
+        entries.append(
+            LevelEntry(
+                NAME, level, index=len(entries) + 1, par=int(moves) if moves else None,
+                source=source, line=number, format=DATABASE,
+                metadata={"Cluster": cluster} if cluster else {},
+            )
+        )
+    if not entries:
+        raise LevelFormatError("no board lines found", source)
+    return entries
+
+
+CODEC = pack.Codec(NAME, traffic_grid.parse_body, traffic_grid.format_body)
+
+FORMATS: tuple[Format, ...] = (
+    Format(
+        "traffic-pack", NAME, (pack.EXTENSION,),
+        sniff=lambda text: pack.sniff_family(text) == NAME,
+        read=lambda text, source: pack.read_pack(text, source, CODEC),
+        write=lambda entries: pack.write_pack(entries, CODEC),
+    ),
+    Format(
+        traffic_grid.FORMAT_NAME, NAME, (".traffic", ".grid"),
+        traffic_grid.sniff, traffic_grid.read, traffic_grid.write,
+    ),
+    Format(DATABASE, NAME, (".txt", ".rh"), sniff_database, read_database),
+    Format(
+        traffic_getout.FORMAT_NAME, NAME, (".in",), traffic_getout.sniff, traffic_getout.read,
+        contest_answer=traffic_getout.contest_answer,
+    ),
+)

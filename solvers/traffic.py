@@ -1,0 +1,145 @@
+"""Exact traffic solver: one numpy BFS over the whole cluster, cached per level.
+
+The first solve (or `warm_up`) of a level enumerates every position reachable
+from it and stores each one's distance to the goal (see traffic_table); every
+later hint or solve from any position of that cluster follows decreasing
+distance, so it is a lookup. A one-off solve skips the table when the cluster
+is large and the goal near; clusters too large for any table (sparse 8 x 8
+"Get out" boards) are searched by iterative deepening from the position
+(traffic_bfs). A line (row or column) whose cars can never meet the goal
+proves a level unsolvable at once. Plans are counted in slides and never hold two
+consecutive slides of one car (those would merge into a shorter plan).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+
+from fewest.engine import traffic as rules
+from fewest.engine.traffic import CLEAR_ROW, EXIT, Level, State, level_from_rows
+from fewest.solvers.control import Budget, Control, Stopped
+from fewest.solvers.search import RulesProblem, bfs
+from fewest.solvers.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.traffic_bfs import ForwardPlan
+from fewest.solvers.traffic_lines import Layout, order_signature
+from fewest.solvers.traffic_random import random_level
+from fewest.solvers.traffic_table import DistanceTable, explore
+
+METRICS = ("moves",)
+CACHED_LEVELS = 16
+WARM_UP_SECONDS = 10.0  # warm_up runs unattended: never let a huge board keep a core busy for long
+# A solve finishing the whole-cluster table after the goal is seen, while the cluster is
+# this small (every Rush Hour database cluster in the tests is): later hints are lookups.
+SOLVE_TABLE_STATES = 100_000
+
+# (level, in-line car order) -> (layout, tables of the clusters met so far)
+_cache: OrderedDict[tuple, tuple[Layout, list[DistanceTable]]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _layout_and_tables(level: Level, state: State) -> tuple[Layout, list[DistanceTable]]:
+    cache_key = (level, order_signature(level, state))
+    with _lock:
+        entry = _cache.get(cache_key)
+        if entry is None:
+            entry = _cache[cache_key] = (Layout(level, state), [])
+            while len(_cache) > CACHED_LEVELS:
+                _cache.popitem(last=False)
+        _cache.move_to_end(cache_key)
+    return entry
+
+
+def search(
+    level: Level, state: State, control: Control, table_states: int | None
+) -> DistanceTable | ForwardPlan:
+    """The cached table of the cluster holding `state`, else a new search from it: a table
+    (then cached) or, past `table_states` positions (None: no limit), maybe just a plan."""
+    layout, tables = _layout_and_tables(level, state)
+    key = layout.encode(state)
+    for table in tables:
+        if key in table:
+            return table
+    if layout.goal_unreachable():
+        return ForwardPlan(None, 0)
+    found = explore(layout, key, control, table_states)
+    if isinstance(found, DistanceTable):
+        with _lock:
+            tables.append(found)
+    return found
+
+
+def warm_up(level: Level) -> None:
+    """Build the table of the level's start cluster (bounded: see WARM_UP_SECONDS)."""
+    try:
+        search(level, rules.initial_state(level), Control(Budget(seconds=WARM_UP_SECONDS)), None)
+    except Stopped:
+        pass
+
+
+def _stats(control: Control, reason: str | None = None) -> Stats:
+    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)
+
+
+def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
+    if metric not in METRICS:
+        raise ValueError(f"traffic has no metric {metric!r} (choose from {', '.join(METRICS)})")
+    if rules.is_solved(level, state):
+        return Solution(Status.OPTIMAL, (), _stats(control))
+    try:
+        found = search(level, state, control, SOLVE_TABLE_STATES)
+    except Stopped as stop:
+        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+    if isinstance(found, DistanceTable):
+        key = found.layout.encode(state)
+        extra = {"cluster": len(found)}
+        if found.distance_of(key) < 0:
+            return Solution(Status.UNSOLVABLE, (), _stats(control), extra)
+        return Solution(Status.OPTIMAL, tuple(found.plan(key)), _stats(control), extra)
+    if found.moves is None:
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
+    return Solution(Status.OPTIMAL, tuple(found.moves), _stats(control))
+
+
+def baseline(level: Level, state: State, control: Control) -> Solution:
+    """The plain method: generic BFS over the engine's tuples (the bench's denominator)."""
+    return bfs(RulesProblem(rules, level, state), control)
+
+
+# Lines of Michael Fogleman's Rush Hour database (https://www.michaelfogleman.com/rush/),
+# `moves board cluster-size`: easy to the hardest, largest clusters included.
+DATABASE_LINES = (
+    "51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780",
+    "60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332",
+    "58 BBoKMxDDDKMoIAALooIoJLEEooJFFNoGGoxN 9192",
+    "55 ooBBMxDDDKMoAAJKoNooJEENIFFLooIGGLox 9712",
+    "50 BBIooMGHIoLMGHAALNGCCKoNooJKDDooJEEx 14385",
+    "45 GBBoLxGHIoLoGHIAAMDDDKoMooJKEEFFJooo 13617",
+    "39 IooxoxIoKLDDAAKLMNEEFFMNoJoGGooJoHHo 23812",
+    "31 BBCCoMIDDLoMIAALooEEKLoooJKFFooJGGHH 25396",
+    "16 oGoJBBxGoJKLFHAAKLFHDDDLooIoooEEIooo 12336",
+    "03 oBBBoooooDooAAoDoooooooooCCCoooooooo 156",
+)
+
+
+def _database_level(line: str) -> tuple[str, Level]:
+    moves, board, _cluster = line.split()
+    level = level_from_rows([board[r * 6 : r * 6 + 6] for r in range(6)], (EXIT, "A"))
+    return f"database {moves} {board}", level
+
+
+def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
+    """Database lines, then seeded random Get-out boards (8 x 8 full ones in the full run)."""
+    lines = DATABASE_LINES[:4] if quick else DATABASE_LINES
+    cases = []
+    for line in lines:
+        name, level = _database_level(line)
+        cases.append((name, level, rules.initial_state(level)))
+    rng = random.Random(20240611)
+    for i in range(4 if quick else 16):
+        n = rng.choice((6, 7) if quick else (6, 7, 8))
+        cars = rng.randrange(n + 2, 2 * n + 2)
+        level = random_level(rng, n, cars, goal=CLEAR_ROW, lengths=(2,), spare_goal_row=True)
+        cases.append((f"get-out {n}x{n} #{i}", level, rules.initial_state(level)))
+    return cases

@@ -1,0 +1,172 @@
+"""Layered BFS over traffic keys, a whole frontier at a time (see traffic_lines).
+
+A layer is a sorted array of distinct keys. Expanding one needs no visited
+set: every slide can be undone, so the move graph is undirected and the
+neighbours of layer k lie in layers k-1, k and k+1. A plan to a key of the
+last layer is found by stepping back one layer at a time.
+
+`deepen` is for "Get out" boards too large to enumerate: iterative deepening
+on f = depth + h, with h = the number of cars covering the row to clear (each
+must move at least once; one slide changes h by at most 1, so h is
+consistent and every shortest path keeps f non-decreasing: the BFS of the
+positions with f <= D still finds exact depths).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Protocol
+
+import numpy as np
+
+from fewest.engine.traffic import Move
+from fewest.solvers.control import Control
+from fewest.solvers.traffic_lines import Layout
+
+CHUNK_ENTRIES = 1 << 20  # keys x slides per numpy step: bounds memory, lets a cancel be seen
+OPPOSITE = {"L": "R", "R": "L", "U": "D", "D": "U"}
+SATURATED = 1.5  # deepening gives way to a plain BFS when a round adds less than this factor
+
+
+@dataclass(frozen=True)
+class ForwardPlan:
+    """A shortest plan found by BFS from the start (no table), or None: no plan exists."""
+
+    moves: list[Move] | None
+    states: int
+
+
+class Bound:
+    """Keep only positions with depth + h <= limit; remembers whether any was dropped."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.pruned = False
+
+    def keep(self, layout: Layout, keys: np.ndarray, depth: int) -> np.ndarray:
+        inside = depth + layout.lower_bound(keys) <= self.limit
+        self.pruned = self.pruned or not inside.all()
+        return keys[inside]
+
+
+class EdgeSink(Protocol):
+    """What `layers` hands each expansion to (traffic_table keeps them as an adjacency list)."""
+
+    def add(self, counts: np.ndarray, keys: np.ndarray) -> None: ...
+
+
+def layers(
+    layout: Layout,
+    sources: np.ndarray,
+    control: Control,
+    edges: EdgeSink | None = None,
+    bound: Bound | None = None,
+) -> Iterator[np.ndarray]:
+    """BFS layers from `sources` until none is left; `edges` receives every expansion."""
+    previous = np.zeros(0, dtype=layout.dtype)
+    current = unique(sources)
+    seen, depth = 0, 0
+    while len(current):
+        yield current
+        seen += len(current)
+        control.stored = max(control.stored, seen)
+        depth += 1
+        parts = []
+        for part in _chunks(current, len(layout.slides) or 1):
+            control.tick(len(part))
+            counts, after = layout.expand(part)
+            if edges is not None:
+                edges.add(counts, after)
+            fresh = _minus(_minus(unique(after), current), previous)
+            parts.append(fresh if bound is None else bound.keep(layout, fresh, depth))
+        previous, current = current, _merge(parts, control)
+
+
+def walk_back(layout: Layout, path_layers: list[np.ndarray], goal: int) -> list[Move]:
+    """A shortest plan to `goal` (a key of the last layer): step back one layer at a time."""
+    moves: list[Move] = []
+    key = goal
+    for layer in reversed(path_layers[:-1]):
+        slides, before = layout.slides_from(key)  # every slide can be undone
+        at = np.minimum(np.searchsorted(layer, before), len(layer) - 1)
+        first = int(np.argmax(layer[at] == before))
+        back = layout.move(int(slides[first]))
+        moves.append(Move(back.car, OPPOSITE[back.direction], back.distance))
+        key = int(before[first])
+    return moves[::-1]
+
+
+def goal_in(layout: Layout, layer: np.ndarray) -> int | None:
+    """The first solved key of `layer`, if any."""
+    solved = layout.solved(layer)
+    return int(layer[np.argmax(solved)]) if solved.any() else None
+
+
+def plan_to(layout: Layout, found: list[np.ndarray], goal: int) -> ForwardPlan:
+    """The plan to `goal`, a key of the last of the BFS layers `found`."""
+    return ForwardPlan(walk_back(layout, found, goal), sum(map(len, found)))
+
+
+def deepen(layout: Layout, start: int, control: Control, at_least: int) -> ForwardPlan:
+    """A shortest plan by iterative deepening on depth + h (no plan is shorter than
+    `at_least`); proves there is none once a whole BFS dropped nothing."""
+    sources = np.array([start], dtype=layout.dtype)
+    limit = max(at_least, int(layout.lower_bound(sources)[0]))
+    states = last = 0
+    while True:
+        control.bound = limit
+        bound = Bound(limit) if limit is not None else None
+        found: list[np.ndarray] = []
+        for layer in layers(layout, sources, control, bound=bound):
+            found.append(layer)
+            goal = goal_in(layout, layer)
+            if goal is not None:
+                plan = plan_to(layout, found, goal)
+                return ForwardPlan(plan.moves, states + plan.states)
+        count = sum(map(len, found))
+        states += count
+        if bound is None or not bound.pruned:  # the whole cluster was seen: no goal anywhere
+            return ForwardPlan(None, states)
+        # Bounds that hardly add positions mean the cluster is nearly all seen (typically
+        # no plan exists): one plain BFS settles it faster than many more rounds.
+        limit = None if count < SATURATED * last else limit + 1
+        last = count
+
+
+def unique(keys: np.ndarray) -> np.ndarray:
+    """Sorted distinct keys (np.unique is many times slower on some numpy builds)."""
+    return _distinct(np.sort(keys))
+
+
+def _chunks(keys: np.ndarray, width: int) -> Iterator[np.ndarray]:
+    step = max(1, CHUNK_ENTRIES // width)
+    for at in range(0, len(keys), step):
+        yield keys[at : at + step]
+
+
+def _merge(parts: list[np.ndarray], control: Control) -> np.ndarray:
+    """The sorted distinct keys of sorted distinct `parts`: merged pairwise (a stable sort of
+    two sorted runs is one linear merge), looking at the control between merges."""
+    while len(parts) > 1:
+        control.check()
+        parts = [_distinct(np.sort(np.concatenate(parts[i : i + 2]), kind="stable"))
+                 for i in range(0, len(parts), 2)]
+    return parts[0]
+
+
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
+
+
+def _minus(keys: np.ndarray, sorted_other: np.ndarray) -> np.ndarray:
+    """`keys` without those in `sorted_other` (both sorted and unique)."""
+    if not len(sorted_other) or not len(keys):
+        return keys
+    at = np.searchsorted(sorted_other, keys)
+    np.minimum(at, len(sorted_other) - 1, out=at)
+    return keys[sorted_other[at] != keys]
