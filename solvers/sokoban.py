@@ -1,0 +1,110 @@
+"""Sokoban's exact solver: fewest moves (ties: fewest pushes) or fewest pushes (ties: moves).
+
+The search runs over pushes (sokoban_search.py) on a padded bitboard
+(sokoban_board.py) with push-distance tables (sokoban_tables.py), a
+box-to-goal matching bound (sokoban_assignment.py) and certain-deadlock
+pruning (sokoban_deadlock.py). This module turns an engine position into
+the search's terms and the optimal push sequence back into engine moves:
+between pushes the player takes a shortest walk (ties by "lurd" order).
+"""
+
+from __future__ import annotations
+
+import random
+
+from fewest.engine import sokoban as rules
+from fewest.engine.sokoban import Level, Move, State
+from fewest.solvers.control import Control, Stopped
+from fewest.solvers.search import RulesProblem, astar
+from fewest.solvers.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban_search import MAJOR, push_search
+from fewest.solvers.sokoban_tables import build_tables
+
+METRICS = ("moves", "pushes")
+
+
+def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
+    """A proven-optimal plan from `state` under `metric` ("moves" or "pushes")."""
+    if metric not in METRICS:
+        raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
+    board = compile_board(level)
+    tables = build_tables(board)
+    boxes = board.mask(state.boxes) & board.floor  # sealed boxes on sealed goals never move
+    player = board.inside(state.player)
+    if bin(boxes).count("1") != bin(board.goals).count("1"):
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
+    try:
+        found = push_search(tables, boxes, player, control, metric)
+    except Stopped as stop:
+        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+    if found is None:
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
+    pushes, cost = found
+    moves = _plan(board, boxes, player, pushes)
+    tally = rules.tally(moves)
+    major, minor = divmod(cost, MAJOR)
+    expected = (major, minor) if metric == "moves" else (minor, major)
+    assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
+    control.bound = major
+    return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
+
+
+def warm_up(level: Level) -> None:
+    """Build the level's geometry and push-distance tables (cached for later solves)."""
+    build_tables(compile_board(level))
+
+
+def baseline(level: Level, state: State, control: Control) -> Solution:
+    """The plain reference: A* over single steps with no bound (uniform cost)."""
+    solution = astar(RulesProblem(rules, level, state), lambda _s: 0, control)
+    if not solution.solved:
+        return solution
+    return Solution(solution.status, solution.moves, solution.stats, {"pushes": rules.tally(solution.moves).pushes})
+
+
+def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
+    """Seeded random rooms (fixed workloads for `fewest bench`)."""
+    rng = random.Random(2024)
+    count = 6 if quick else 20
+    cases = []
+    while len(cases) < count:
+        level = random_level(rng, rng.randint(5, 7), rng.randint(5, 7), rng.randint(2, 3))
+        if level is not None:
+            cases.append((f"room-{len(cases) + 1}", level, rules.initial_state(level)))
+    return cases
+
+
+def random_level(rng: random.Random, width: int, height: int, box_count: int) -> Level | None:
+    """A walled room with a few random inner walls, boxes, goals and player (None if it won't fit)."""
+    walls = {r * width + c for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1)}
+    inner = [r * width + c for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls.update(rng.sample(inner, rng.randint(0, len(inner) // 5)))
+    open_cells = [c for c in inner if c not in walls]
+    if len(open_cells) < 2 * box_count + 1:
+        return None
+    picked = rng.sample(open_cells, 2 * box_count + 1)
+    boxes = frozenset(picked[:box_count])
+    goals = frozenset(rng.sample(open_cells, box_count))
+    try:
+        return Level(width, height, frozenset(walls), goals, boxes, picked[-1])
+    except ValueError:
+        return None
+
+
+def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> list[Move]:
+    """The full step plan: a shortest walk to each push, then the push."""
+    letters = []
+    for cell, d in pushes:
+        step = board.steps[d]
+        walk = board.walk(player, cell - step, boxes)
+        assert walk is not None, "the search pushed from a cell the player cannot reach"
+        letters.append(walk)
+        letters.append(DIRECTIONS[d].upper())
+        boxes ^= (1 << cell) | (1 << (cell + step))
+        player = cell
+    return [rules.parse_move(letter) for letter in "".join(letters)]
+
+
+def _stats(control: Control, reason: str | None = None) -> Stats:
+    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)

@@ -1,0 +1,167 @@
+"""Benchmark the exact Sokoban solver over a level collection (`fewest bench sokoban --set`).
+
+Each level is solved in its own forked process, so its peak memory is its own
+(the child's maximum resident set) and a runaway search cannot take the
+runner down; the time and memory limits go in as the search's Budget. A CSV
+of proven counts (columns level, min_pushes, min_moves, pushes_in_min_moves,
+as in Microban's table) can be given to check every answer.
+"""
+
+from __future__ import annotations
+
+import csv
+import multiprocessing
+import os
+import resource
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from fewest.solvers.control import Budget, Control
+
+GRACE = 10.0  # seconds past the budget before a silent child is killed
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    index: int  # 1-based position in the collection
+    title: str
+    status: str  # a Status value, or "crashed" / "killed"
+    moves: int | None  # the plan's length when solved
+    pushes: int | None
+    nodes: int
+    seconds: float
+    peak_bytes: int  # the child process's maximum resident set
+    expected: tuple[int, int] | None = None  # (first, second) count of the metric from the CSV
+    matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
+
+    @property
+    def proven(self) -> bool:
+        return self.status == "optimal"
+
+
+@dataclass(frozen=True)
+class BenchSummary:
+    metric: str
+    rows: tuple[BenchRow, ...]
+
+    @property
+    def solved(self) -> int:
+        return sum(row.proven for row in self.rows)
+
+    @property
+    def mismatches(self) -> int:
+        return sum(row.matches is False for row in self.rows)
+
+    @property
+    def median_seconds(self) -> float:
+        return statistics.median(row.seconds for row in self.rows) if self.rows else 0.0
+
+    @property
+    def p95_seconds(self) -> float:
+        times = sorted(row.seconds for row in self.rows)
+        return times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+
+
+def run_collection(
+    path: str | os.PathLike,
+    metric: str = "moves",
+    timeout: float = 60.0,
+    on_row: Callable[[BenchRow], None] | None = None,
+    memory_bytes: int = 2 * 1024**3,
+    expected_csv: str | os.PathLike | None = None,
+    levels: range | None = None,
+) -> BenchSummary:
+    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`)."""
+    from fewest.levels import read_file  # the runner is the only user of level files here
+
+    entries = read_file(path)
+    expected = _read_expected(expected_csv, metric) if expected_csv else {}
+    rows = []
+    for number, entry in enumerate(entries, start=1):
+        if levels is not None and number not in levels:
+            continue
+        row = _run_one(entry.level, metric, timeout, memory_bytes)
+        title = entry.title or str(number)
+        want = expected.get(entry.index or number)
+        matches = None
+        if want is not None and row.proven:
+            got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
+            matches = all(w is None or w == g for w, g in zip(want, got))
+        row = BenchRow(number, title, row.status, row.moves, row.pushes, row.nodes, row.seconds, row.peak_bytes, want, matches)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return BenchSummary(metric, tuple(rows))
+
+
+def format_row(row: BenchRow) -> str:
+    length = "-" if row.moves is None else f"{row.moves}/{row.pushes}"
+    check = {None: "", True: " ok", False: f" MISMATCH (expected {row.expected})"}[row.matches]
+    return (
+        f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} moves/pushes {length:>9s}"
+        f" nodes {row.nodes:>9,d} {row.seconds:7.2f}s {row.peak_bytes / 2**20:7.0f} MiB{check}"
+    )
+
+
+def format_summary(summary: BenchSummary) -> str:
+    mismatches = f", {summary.mismatches} mismatched" if summary.mismatches else ""
+    return (
+        f"{summary.metric}: {summary.solved}/{len(summary.rows)} proven optimal{mismatches};"
+        f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s"
+    )
+
+
+def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int | None, int | None]]:
+    """level -> the metric's (first, second) counts; the second is unknown for pushes."""
+
+    def number(text: str) -> int | None:
+        return int(text) if text and text.strip().isdigit() else None
+
+    with open(path, newline="") as handle:
+        table = {}
+        for record in csv.DictReader(handle):
+            if metric == "moves":
+                table[int(record["level"])] = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
+            else:
+                table[int(record["level"])] = (number(record["min_pushes"]), None)
+    return {key: value for key, value in table.items() if value[0] is not None}
+
+
+def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes), daemon=True)
+    started = time.perf_counter()
+    child.start()
+    sender.close()
+    result = None
+    if receiver.poll(timeout + GRACE):
+        try:
+            result = receiver.recv()
+        except EOFError:
+            result = None
+    child.join(GRACE if result is not None else 0)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return BenchRow(0, "", "killed", None, None, 0, time.perf_counter() - started, 0)
+    if result is None:
+        return BenchRow(0, "", "crashed", None, None, 0, time.perf_counter() - started, 0)
+    return result
+
+
+def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> None:
+    from fewest.engine import sokoban as rules
+    from fewest.solvers import sokoban
+
+    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes))
+    started = time.perf_counter()
+    solution = sokoban.solve(level, rules.initial_state(level), control, metric)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux reports KiB
+    moves = len(solution.moves) if solution.solved else None
+    pushes = solution.extra.get("pushes") if solution.solved else None
+    sender.send(BenchRow(0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak))
+    sender.close()

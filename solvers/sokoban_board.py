@@ -1,0 +1,135 @@
+"""A Sokoban level compiled for search: padded cell numbering and bitboards.
+
+The solver works on its own cell numbering: the level framed by one extra
+wall cell on every side, so `cell + step` never wraps from one row into the
+next and every set of cells is a Python int with bit `cell` set (fast `&`,
+`|`, shifts on a few hundred bits). Engine cells (`row * width + col`) are
+converted once on the way in; plans leave as direction letters only.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterator
+
+DIRECTIONS = "lurd"  # the engine's order; index 0..3 everywhere in the solver
+
+
+def cells_of(mask: int) -> Iterator[int]:
+    """The set bits of `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def shifted(mask: int, step: int) -> int:
+    """Every cell of `mask` moved by `step` (negative: left / up)."""
+    return mask << step if step >= 0 else mask >> -step
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """Static geometry of one level in padded numbering."""
+
+    width: int  # padded width: level width + 2
+    level_width: int
+    size: int  # number of padded cells
+    floor: int  # cells the player can ever stand on (mask)
+    goals: int  # goal cells on the floor (mask)
+    steps: tuple[int, int, int, int]  # cell delta of l, u, r, d
+
+    def inside(self, cell: int) -> int:
+        """Engine cell -> padded cell."""
+        row, col = divmod(cell, self.level_width)
+        return (row + 1) * self.width + col + 1
+
+    def mask(self, engine_cells: Any) -> int:
+        bits = 0
+        for cell in engine_cells:
+            bits |= 1 << self.inside(cell)
+        return bits
+
+    def spread(self, mask: int) -> int:
+        """Cells one step away from `mask` in any direction (not clipped)."""
+        w = self.width
+        return (mask << 1) | (mask >> 1) | (mask << w) | (mask >> w)
+
+    def reach(self, start: int, free: int) -> int:
+        """Cells of `free` the player reaches from cell `start` (flood fill)."""
+        seen = frontier = 1 << start
+        while frontier:
+            frontier = self.spread(frontier) & free & ~seen
+            seen |= frontier
+        return seen
+
+    def layers(self, start: int, free: int) -> tuple[int, list[int]]:
+        """(reachable mask, BFS layers): layers[k] holds the cells at walking distance k."""
+        seen = frontier = 1 << start
+        out = [frontier]
+        while True:
+            frontier = self.spread(frontier) & free & ~seen
+            if not frontier:
+                return seen, out
+            seen |= frontier
+            out.append(frontier)
+
+    def walk(self, start: int, target: int, boxes: int) -> str | None:
+        """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""
+        if start == target:
+            return ""
+        free = self.floor & ~boxes
+        came = {start: None}
+        queue = deque([start])
+        while queue:
+            cell = queue.popleft()
+            for index, step in enumerate(self.steps):
+                nxt = cell + step
+                if nxt in came or not (free >> nxt) & 1:
+                    continue
+                came[nxt] = (cell, index)
+                if nxt == target:
+                    letters = []
+                    while came[nxt] is not None:
+                        nxt, index = came[nxt]
+                        letters.append(DIRECTIONS[index])
+                    return "".join(reversed(letters))
+                queue.append(nxt)
+        return None
+
+
+def compile_board(level: Any) -> Board:
+    """The padded geometry of an engine level (cached: levels are immutable)."""
+    return _compile(level)
+
+
+@lru_cache(maxsize=16)
+def _compile(level: Any) -> Board:
+    width = level.width + 2
+    size = width * (level.height + 2)
+    walls = 0
+    for cell in level.walls:
+        walls |= 1 << _pad(cell, level.width, width)
+    inner = 0
+    for row in range(level.height):
+        base = (row + 1) * width + 1
+        inner |= ((1 << level.width) - 1) << base
+    steps = (-1, -width, 1, width)
+    start = _pad(level.player, level.width, width)
+    open_cells = inner & ~walls
+    floor = frontier = 1 << start
+    while frontier:  # the player's flood fill, boxes ignored
+        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & open_cells & ~floor
+        floor |= frontier
+    goals = 0
+    for cell in level.goals:
+        goals |= 1 << _pad(cell, level.width, width)
+    goals &= floor  # a goal the player can never reach can only hold a box that never moves
+    return Board(width, level.width, size, floor, goals, steps)
+
+
+def _pad(cell: int, level_width: int, width: int) -> int:
+    row, col = divmod(cell, level_width)
+    return (row + 1) * width + col + 1

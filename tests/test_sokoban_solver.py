@@ -1,0 +1,303 @@
+"""Sokoban's exact solver: both metrics against independent exhaustive searches, the rule
+book's contest cases, the first Microban levels against their proven optimal counts, the
+matching bound, deadlock pruning, budgets and cancellation. Every plan is replayed."""
+
+import csv
+import heapq
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.levels import sokoban as L
+from fewest.solvers import Budget, Control, Status, api
+from fewest.solvers import sokoban as solver
+from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.sokoban_deadlock import is_dead
+from tests import oracle
+
+DATA = Path(__file__).parent / "data"
+RULEBOOK = DATA / "rulebook"
+
+
+def level(text: str) -> S.Level:
+    return L.read_xsb(text)[0].level
+
+
+def solve(lvl: S.Level, metric: str, state: S.State | None = None, **budget) -> "solver.Solution":
+    state = S.initial_state(lvl) if state is None else state
+    return solver.solve(lvl, state, Control(Budget(**budget)), metric)
+
+
+def checked(lvl: S.Level, solution, state: S.State | None = None) -> tuple[int, int]:
+    """Replays the plan through the engine; (moves, pushes) it really took."""
+    assert solution.status is Status.OPTIMAL
+    moves = oracle.replay_length(S, lvl, list(solution.moves), state)
+    pushes = S.tally(solution.moves).pushes
+    assert solution.extra["pushes"] == pushes
+    return moves, pushes
+
+
+def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = None) -> tuple[int, int] | None:
+    """Independent Dijkstra over single steps: the best (moves, pushes) or (pushes, moves)."""
+    start = S.initial_state(lvl) if state is None else state
+    best = {start: (0, 0)}
+    order = itertools.count()
+    heap = [((0, 0), next(order), start)]
+    while heap:
+        cost, _, current = heapq.heappop(heap)
+        if best[current] < cost:
+            continue
+        if S.is_solved(lvl, current):
+            return cost
+        for move in S.legal_moves(lvl, current):
+            step = (1, int(move.push)) if metric == "moves" else (int(move.push), 1)
+            nxt = S.apply(lvl, current, move)
+            new = (cost[0] + step[0], cost[1] + step[1])
+            if new < best.get(nxt, (1 << 30, 0)):
+                best[nxt] = new
+                heapq.heappush(heap, (new, next(order), nxt))
+    return None
+
+
+def random_room(rng: random.Random) -> S.Level | None:
+    """A small walled room with random inner walls. Mostly the boxes are pulled away
+    from their goals by random reverse moves (so it is solvable); sometimes they are
+    simply scattered (often unsolvable). None when the draw makes no valid level."""
+    width, height = rng.randint(4, 8), rng.randint(4, 7)
+    walls = {(r, c) for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1)}
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls.update(cell for cell in inner if rng.random() < 0.15)
+    open_cells = [cell for cell in inner if cell not in walls]
+    count = rng.randint(1, 3 if len(open_cells) <= 20 else 2)
+    if len(open_cells) < count + 1:
+        return None
+    goals = rng.sample(open_cells, count)
+    if rng.random() < 0.2:
+        boxes = set(rng.sample(open_cells, count))
+        player = rng.choice([cell for cell in open_cells if cell not in boxes])
+    else:
+        boxes = set(goals)
+        player = rng.choice([cell for cell in open_cells if cell not in boxes])
+        for _ in range(rng.randint(5, 40)):  # reverse play: step, maybe pulling a box behind
+            dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
+            nxt = (player[0] + dr, player[1] + dc)
+            if nxt in walls or nxt in boxes:
+                continue
+            behind = (player[0] - dr, player[1] - dc)
+            if behind in boxes and rng.random() < 0.7:
+                boxes.remove(behind)
+                boxes.add(player)
+            player = nxt
+    rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
+    for r, c in goals:
+        rows[r][c] = "."
+    for r, c in boxes:
+        rows[r][c] = "*" if rows[r][c] == "." else "$"
+    rows[player[0]][player[1]] = "+" if rows[player[0]][player[1]] == "." else "@"
+    try:
+        return level("\n".join("".join(row) for row in rows))
+    except ValueError:
+        return None
+
+
+def random_rooms(seed: int, count: int) -> list[S.Level]:
+    rng = random.Random(seed)
+    rooms: list[S.Level] = []
+    while len(rooms) < count:
+        room = random_room(rng)
+        if room is not None:
+            rooms.append(room)
+    return rooms
+
+
+# ----- exactness against independent searches --------------------------------------
+@pytest.mark.parametrize("seed", range(10))
+def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed):
+    for room in random_rooms(seed, 30):
+        expected = oracle.shortest_plan(S, room)
+        solution = solve(room, "moves")
+        if expected is None:
+            assert solution.status is Status.UNSOLVABLE and not solution.moves
+            continue
+        moves, pushes = checked(room, solution)
+        assert moves == len(expected)
+        assert (moves, pushes) == lexicographic_optimum(room, "moves")
+
+
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_pushes_metric_matches_an_independent_dijkstra(seed):
+    for room in random_rooms(seed, 30):
+        expected = lexicographic_optimum(room, "pushes")
+        solution = solve(room, "pushes")
+        if expected is None:
+            assert solution.status is Status.UNSOLVABLE
+            continue
+        moves, pushes = checked(room, solution)
+        assert (pushes, moves) == expected
+
+
+def test_solving_from_a_position_in_mid_game():
+    lvl = level("#######\n#@ $ .#\n# $   #\n#.    #\n#######")
+    state = S.initial_state(lvl)
+    for move in S.moves_from_directions(lvl, "rd"):  # a step, then a push of the lower box
+        state = S.apply(lvl, state, move)
+    assert state != S.initial_state(lvl)
+    for metric in ("moves", "pushes"):
+        moves, pushes = checked(lvl, solve(lvl, metric, state), state)
+        best = lexicographic_optimum(lvl, metric, state)
+        assert ((moves, pushes) if metric == "moves" else (pushes, moves)) == best
+
+
+def test_a_solved_position_needs_nothing():
+    lvl = level("#####\n#@* #\n#####")
+    for metric in solver.METRICS:
+        solution = solve(lvl, metric)
+        assert solution.status is Status.OPTIMAL and solution.moves == () and solution.extra["pushes"] == 0
+
+
+def test_a_sealed_box_on_its_goal_is_left_alone():
+    lvl = level("#######\n#*#@$.#\n#######")
+    for metric in solver.METRICS:
+        assert checked(lvl, solve(lvl, metric)) == (1, 1)
+
+
+def test_metrics_disagree_where_they_should():
+    # Pushing the box around its long side saves pushes, the short walk saves moves.
+    lvl = level(
+        "########\n"
+        "#      #\n"
+        "# #### #\n"
+        "#@$   .#\n"
+        "########"
+    )
+    by_moves, by_pushes = solve(lvl, "moves"), solve(lvl, "pushes")
+    assert checked(lvl, by_moves) == lexicographic_optimum(lvl, "moves")
+    assert checked(lvl, by_pushes)[::-1] == lexicographic_optimum(lvl, "pushes")
+
+
+# ----- the rule book and Microban -------------------------------------------------
+@pytest.mark.parametrize("name, moves", [("sokoban_1.in", 1), ("sokoban_10.in", 10), ("sokoban_12.in", 12)])
+def test_rule_book_contest_cases(name, moves):
+    entry = L.read_contest((RULEBOOK / name).read_text(), name)[0]
+    solution = api.solve("sokoban", entry.level)
+    assert checked(entry.level, solution)[0] == moves
+    answer = L.contest_answer(entry, solution)
+    assert len(answer) == moves and L.parse_contest_plan(entry.level, answer) == list(solution.moves)
+
+
+def microban(count: int) -> list[tuple[S.Level, dict]]:
+    entries = L.read_xsb((DATA / "Microban_155.xsb").read_text(), "Microban_155.xsb")
+    with open(DATA / "microban_optimal.csv", newline="") as handle:
+        table = {int(row["level"]): row for row in csv.DictReader(handle)}
+    return [(entry.level, table[entry.index]) for entry in entries[:count]]
+
+
+@pytest.mark.parametrize("metric", solver.METRICS)
+def test_first_microban_levels_match_the_proven_counts(metric):
+    for lvl, row in microban(20):
+        moves, pushes = checked(lvl, solve(lvl, metric))
+        if metric == "moves":
+            assert (moves, pushes) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
+        else:
+            assert pushes == int(row["min_pushes"]), row["level"]
+
+
+# ----- the matching bound and deadlocks ---------------------------------------------
+def test_matching_is_the_cheapest_assignment_and_updates_row_by_row():
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 6)
+        rows = [[rng.choice([rng.randint(0, 9), 1_000_000]) for _ in range(n)] for _ in range(n)]
+        brute = min(sum(rows[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
+        matching = assign(rows)
+        assert matching_cost(rows, matching) == brute == min_cost(rows)
+        changed = rng.randrange(n)
+        rows[changed] = [rng.randint(0, 9) for _ in range(n)]
+        brute = min(sum(rows[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
+        assert matching_cost(rows, reassign(rows, matching, changed)) == brute
+
+
+def test_is_dead_never_condemns_a_solvable_position():
+    rng = random.Random(11)
+    seen_dead = 0
+    for room in random_rooms(21, 40):
+        state = S.initial_state(room)
+        for _ in range(8):  # a random walk, checking each position on the way
+            moves = S.legal_moves(room, state)
+            if not moves:
+                break
+            state = S.apply(room, state, rng.choice(moves))
+            if is_dead(room, state):
+                seen_dead += 1
+                assert oracle.shortest_plan(S, room, state) is None
+    assert seen_dead > 0  # the walk does run into deadlocks, so the check above has teeth
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#####\n#@  #\n#  $#\n#. .#\n#$  #\n#####",  # a box in a corner off its goal
+        "######\n#@   #\n# $$ #\n# $$ #\n#....#\n######",  # a 2x2 block off goals
+        "#######\n#. $$.#\n#     #\n# @   #\n#######",  # two boxes frozen against a wall
+    ],
+)
+def test_is_dead_spots_certain_deadlocks(text):
+    lvl = level(text)
+    assert is_dead(lvl, S.initial_state(lvl))
+    assert solve(lvl, "moves").status is Status.UNSOLVABLE
+
+
+def test_frozen_boxes_all_on_goals_are_fine():
+    lvl = level("######\n#**  #\n#**  #\n#@ $.#\n######")
+    assert not is_dead(lvl, S.initial_state(lvl))
+    assert checked(lvl, solve(lvl, "moves")) == (2, 1)
+
+
+# ----- budgets, cancellation, the registry ----------------------------------------------
+def hard_level() -> S.Level:
+    lvl, _ = microban(36)[35]
+    return lvl
+
+
+def test_node_budget_stops_honestly():
+    solution = solve(hard_level(), "moves", nodes=50)
+    assert solution.status is Status.BUDGET and solution.moves == () and solution.stats.reason == "nodes"
+
+
+def test_cancel_is_seen_quickly():
+    calls = []
+
+    def should_stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    lvl = hard_level()
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(should_stop=should_stop), "pushes")
+    assert solution.status is Status.CANCELLED and solution.stats.expanded < 2000
+
+
+def test_progress_is_reported():
+    reports = []
+    lvl = hard_level()
+    control = Control(Budget(nodes=3000), on_progress=reports.append, progress_interval=0.0)
+    solver.solve(lvl, S.initial_state(lvl), control, "moves")
+    assert reports and reports[-1].expanded > reports[0].expanded
+
+
+def test_unknown_metric_is_rejected():
+    with pytest.raises(ValueError, match="metric"):
+        api.solve("sokoban", microban(1)[0][0], metric="steps")
+
+
+def test_baseline_and_bench_cases_agree_with_the_solver():
+    cases = solver.bench_cases(quick=True)
+    assert len(cases) >= 3 and all(isinstance(lvl, S.Level) for _, lvl, _ in cases)
+    for _, lvl, state in cases[:3]:
+        fast = solver.solve(lvl, state, Control(), "moves")
+        slow = solver.baseline(lvl, state, Control())
+        assert fast.status is slow.status
+        if fast.solved:
+            assert oracle.replay_length(S, lvl, list(slow.moves), state) == checked(lvl, fast, state)[0]
