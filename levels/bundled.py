@@ -15,6 +15,8 @@ from fewest.levels.files import read_text
 
 PACK_SUFFIXES = (".xsb", ".fewest")
 FAMILY_ORDER = ("sokoban", "traffic", "rotation", "shift", "password")
+# Within a family, packs for newcomers come first; the rest follow by name.
+FIRST_PACKS = ("sokoban_learning", "traffic_rush_hour")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,10 @@ def bundled_packs() -> tuple[Pack, ...]:
         entries = read_text(text, source=f"pack:{item.name}")
         packs.append(Pack(stem, entries[0].family, _pack_title(text, stem), tuple(entries)))
     order = {family: i for i, family in enumerate(FAMILY_ORDER)}
-    return tuple(sorted(packs, key=lambda p: (order.get(p.family, 99), p.name)))
+    first = {name: i for i, name in enumerate(FIRST_PACKS)}
+    return tuple(
+        sorted(packs, key=lambda p: (order.get(p.family, 99), first.get(p.name, len(first)), p.name))
+    )
 
 
 def find_pack(name: str) -> Pack:

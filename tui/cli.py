@@ -54,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="sokoban: solve this collection level by level")
     bench.add_argument("--metric", choices=("moves", "pushes"), default="moves")
     bench.add_argument("--timeout", type=float, default=60.0, metavar="S", help="sokoban: seconds per level")
+    bench.add_argument("--expect", metavar="CSV",
+                       help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     return parser
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import Any, Callable
 
@@ -11,6 +12,7 @@ from fewest.engine.base import format_plan, replay
 from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
 from fewest.levels.registry import FORMATS
+from fewest.solvers.solution import Status
 
 
 def _contest_formatter(entry: LevelEntry) -> Callable[[LevelEntry, Any], str] | None:
@@ -70,7 +72,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
             if _contest_formatter(entry) is None:
                 raise usage_error(
                     f"{entry.source}: --format contest needs a contest input "
-                    f"(this is a {entry.family} {entry.format or 'level'} file)"
+                    f"(this is a {entry.format or entry.family} file)"
                 )
     budget = Budget(seconds=args.timeout) if args.timeout else None
     status = 0
@@ -86,10 +88,19 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
             final = replay(rules_for(entry.family), entry.level, solution.moves)
             if not rules_for(entry.family).is_solved(entry.level, final):
                 raise RuntimeError(f"solver plan for {entry.key} does not solve it")
-        elif args.fmt != "contest" or solution.status.value != "unsolvable":
+        proven = solution.optimal or solution.status is Status.UNSOLVABLE
+        # Exit 1 for anything short of a proven plan; a proven "impossible" is a contest's answer.
+        if not (solution.optimal or (args.fmt == "contest" and proven)):
             status = 1
-        if args.fmt == "contest":
-            print(_contest_formatter(entry)(entry, solution), flush=True)
+        if args.fmt == "contest" and not proven:
+            # A contest answer is a claim of optimality: print none that is not proven.
+            print(f"fewest: {entry.key}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
+        elif args.fmt == "contest":
+            try:
+                print(_contest_formatter(entry)(entry, solution), flush=True)
+            except ValueError as exc:  # the contest has no way to write "no plan" here
+                print(f"fewest: {entry.key}: {exc}", file=sys.stderr, flush=True)
+                status = 1
         elif args.fmt == "json":
             print(json.dumps(_record(entry, solution, seconds)), flush=True)
         else:

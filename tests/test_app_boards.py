@@ -1,0 +1,189 @@
+"""Every family's board through the real app (Textual pilot): keys, history, hints, solve."""
+
+from __future__ import annotations
+
+import pytest
+
+from fewest.engine.game import EntryKind
+from fewest.tui.solved_screen import SolvedScreen
+from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
+from tests.oracle import shortest_plan
+
+FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
+
+# keys that make exactly one move from each family's first test level
+ONE_MOVE = {
+    "sokoban": ["left"],
+    "traffic": ["right"],
+    "rotation": ["A"],
+    "shift": ["space", "down", "space"],
+    "password": ["right"],
+}
+
+# (level index, keys) that solve a level by hand, and the move count that shows
+BY_HAND = {
+    "sokoban": (1, ["right"], 1),
+    "traffic": (1, ["right"] * 4, 1),  # four one-cell slides of A are one move
+    "rotation": (0, ["A", "C"], 2),
+    "shift": (0, ["right", "space", "down", "space",
+                  "up", "right", "right", "space", "down", "space",
+                  "down", "left", "left", "space", "down", "space",
+                  "right", "space", "right", "space"], 4),
+    "password": (0, ["up", "left", "left_square_bracket", "space"], 4),
+}
+
+
+def _message(app) -> str:
+    return str(app.screen.query_one("#message").render())
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_keys_play_undo_redo_restart_and_change_level(tmp_path, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        start = game.state
+        assert screen.check_action("undo", ()) is None  # dimmed: nothing to undo yet
+        await pilot.press(*ONE_MOVE[family])
+        after = game.state
+        assert after != start and game.counters.moves == 1
+        await pilot.press("u")
+        assert game.state == start and game.counters.moves == 0
+        await pilot.press("y")
+        assert game.state == after
+        await pilot.press("r")
+        assert game.state == start and game.counters.moves == 0
+        await pilot.press("z")  # restart is undoable
+        assert game.state == after and game.counters.moves == 1
+        await pilot.press("ctrl+z")
+        assert game.state == start
+        await pilot.press("ctrl+y")
+        assert game.state == after
+        await pilot.press("backspace")
+        assert game.state == start
+        assert screen.check_action("redo", ()) is True
+        count = len(screen.entries)
+        assert screen.check_action("previous_level", ()) is None
+        await pilot.press("n")
+        assert screen.index == min(1, count - 1)
+        await pilot.press("p")
+        assert screen.index == 0 and screen.title.endswith(screen.entries[0].display_title())
+        assert screen.game.counters.moves == 0  # a left level's game was saved, not carried over
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_three_hints_tell_show_then_play_an_optimal_move(tmp_path, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        before = len(shortest_plan(game.rules, game.level, game.state))
+        await pilot.press("h")
+        await idle(pilot)
+        assert f"{before} move" in _message(app) and game.counters.moves == 0
+        await pilot.press("h")
+        await idle(pilot)
+        hinted = screen.board.hint_move
+        assert hinted is not None and game.counters.moves == 0
+        await pilot.press("h")
+        await idle(pilot)
+        last = game.entries[-1]
+        assert last.kind is EntryKind.HINT and last.move == hinted
+        assert len(shortest_plan(game.rules, game.level, game.state)) == before - 1
+        assert screen.hints == 3 and screen.board.hint_move is None
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_solve_by_hand_then_retry_then_let_the_solver_finish(tmp_path, family):
+    index, keys, moves = BY_HAND[family]
+    app = make_app(tmp_path, family, index=index)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        entry = screen.entry
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        headline = str(app.screen.query_one("#solved-headline").render())
+        assert headline.startswith(f"Solved in {moves} move")
+        record = app.store.level(entry.key)
+        assert record.solved and not record.assisted and record.best_moves == moves
+        await pilot.press("r")  # retry: an undoable restart
+        game = screen.game
+        assert app.screen is screen and game.state == game.start and game.counters.moves == 0
+        optimal = len(shortest_plan(game.rules, game.level, game.state))
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        line = game.entries[-optimal:]
+        assert game.is_solved() and [e.kind for e in line] == [EntryKind.SOLVE] * optimal
+        assert game.counters.moves == game.rules.tally(game.line_moves).moves <= moves
+        assert app.store.level(entry.key).best_moves == moves  # help never sets a best
+        has_next = index + 1 < len(screen.entries)
+        await pilot.press("n")
+        if has_next:
+            assert app.screen is screen and screen.index == index + 1
+            assert screen.game.counters.moves == 0
+        else:
+            assert app.screen.is_modal  # "next" is dimmed on the last level: the card stays
+            await pilot.press("escape")  # stay and look; the solve is undoable
+            await pilot.press("u")
+            assert not screen.game.is_solved()
+
+
+async def test_a_level_solved_only_with_help_is_marked_assisted(tmp_path):
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        record = app.store.level(screen.entry.key)
+        assert record.solved and record.assisted and record.best_moves is None
+        assert "assisted" in str(app.screen.query_one("#solved-verdict").render())
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_key_means_two_things_and_every_binding_has_an_id(family):
+    from fewest.tui.app import FewestApp
+    from fewest.tui.board_screen import BoardScreen
+    from fewest.tui.frontends import board_class
+    from fewest.tui.help_screen import bindings_of
+
+    meaning: dict[str, str] = {}
+    for owner in (board_class(family), BoardScreen, FewestApp):
+        for binding in bindings_of(owner):
+            assert binding.id, f"{owner.__name__}: {binding.key} has no id"
+            for key in binding.key.split(","):
+                assert meaning.setdefault(key, binding.action) == binding.action, (
+                    f"{family}: {key!r} means both {meaning[key]} and {binding.action}")
+    assert "h" in meaning and "S" in meaning and "question_mark" in meaning
+
+
+async def test_mouse_selects_and_slides_a_car(tmp_path):
+    app = make_app(tmp_path, "traffic")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board = screen.board
+        # cell (row, col) is drawn at x = 2 + 4 * col, y = 2 + 2 * row inside the board's padding
+        await pilot.click(board, offset=(1 + 2 + 4 * 4, 2 + 2 * 3))  # car B (rows 2-3, col 4)
+        assert board.selected == "B"
+        await pilot.click(board, offset=(1 + 2 + 4 * 4, 2 + 2 * 0))  # the top of B's lane
+        assert str(screen.game.entries[-1].move) == "BU2" and screen.game.counters.moves == 1
+
+
+async def test_mouse_picks_up_and_drops_a_piece_and_rotates_by_label(tmp_path):
+    app = make_app(tmp_path, "shift")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board = screen.board
+        await pilot.click(board, offset=(1 + 2 + 4 * 1 + 1, 2))  # the piece at b1
+        assert board.held == 1
+        await pilot.click(board, offset=(1 + 2 + 4 * 1 + 1, 4))  # the empty cell below it
+        assert str(screen.game.entries[-1].move) == "b1d" and board.held is None
+    app = make_app(tmp_path, "rotation", data="data2")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        from fewest.tui.board_rotation import LABELS, MARGIN_X, PITCH_X
+
+        side, line = LABELS["B"]
+        assert side == "top"
+        await pilot.click(screen.board, offset=(1 + MARGIN_X + line * PITCH_X + 2, 0))
+        assert str(screen.game.entries[-1].move) == "B"

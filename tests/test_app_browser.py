@@ -1,0 +1,175 @@
+"""The browser, `fewest play` files, and progress kept across app restarts (Textual pilot)."""
+
+from __future__ import annotations
+
+import os
+
+from textual.widgets import DataTable, Input, Tree
+
+from fewest.levels import read_file
+from fewest.levels.bundled import bundled_packs
+from fewest.tui.app import FewestApp
+from fewest.tui.board_screen import BoardScreen
+from fewest.tui.browser import BrowserScreen
+from fewest.tui.progress import ProgressStore, SavedGame
+from fewest.tui.solved_screen import SolvedScreen
+from tests.app_support import SIZE, board_screen, entries, quiet_app, wait_for, write_levels
+
+
+def _table(app) -> DataTable:
+    return app.screen.query_one("#levels", DataTable)
+
+
+def _row_titles(app) -> list[str]:
+    table = _table(app)
+    column = [c.label.plain for c in table.columns.values()].index("Title")
+    return [str(table.get_row_at(i)[column]) for i in range(table.row_count)]
+
+
+async def test_lands_on_the_next_unsolved_level_navigates_and_opens(tmp_path):
+    first = bundled_packs()[0]
+    store = ProgressStore(str(tmp_path))
+    for entry in first.entries[:2]:
+        store.record_solve(entry.key, 10, 2, assisted=False)
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        browser = app.screen
+        assert isinstance(browser, BrowserScreen) and browser.current_shelf.title == first.title
+        assert _table(app).cursor_row == 2 and app.focused is _table(app)
+        await pilot.press("down", "enter")
+        board = board_screen(app)
+        assert board is not None and board.entry.key == first.entries[3].key
+        await pilot.press("n", "q")  # the cursor follows to the level played last
+        assert app.screen is browser and _table(app).cursor_row == 4
+        await pilot.press("shift+tab")  # to the tree of packs
+        assert isinstance(app.focused, Tree)
+        await pilot.press("down")
+        shelf = browser.current_shelf
+        assert shelf.title != first.title and _row_titles(app)[0].startswith(shelf.entries[0].display_title()[:8])
+
+
+async def test_search_filters_titles_across_packs_and_opens_a_match(tmp_path):
+    wanted = bundled_packs()[-1].entries[2]  # a level of the last pack, not the shown one
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*wanted.display_title().lower())
+        titles = _row_titles(app)
+        assert titles and all(wanted.display_title().lower() in t.lower() for t in titles)
+        await pilot.press("enter", "enter")  # to the table, then open the first match
+        board = board_screen(app)
+        assert board is not None and board.entry.display_title() == wanted.display_title()
+        await pilot.press("q")
+        assert app.screen.query_one("#search", Input).value == ""
+
+
+async def test_play_file_opens_the_board_and_remembers_the_file(tmp_path):
+    path = write_levels(tmp_path, "rotation")
+    levels = read_file(path)
+    app = quiet_app(FewestApp(levels, 1, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        board = board_screen(app)
+        assert board.index == 1 and board.entry.source == path
+        assert app.store.recent == [path]
+        await pilot.press("q")
+        browser = app.screen
+        assert isinstance(browser, BrowserScreen) and browser.current_shelf.path == path
+        assert _table(app).cursor_row == 1  # on the level just played
+    os.remove(path)  # the file vanishes: the next run shows its error and carries on
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        browser = app.screen
+        broken = [s for s in browser.shelves if s.path == path]
+        assert broken and broken[0].error and "cannot read" in broken[0].error
+        await pilot.press("shift+tab")
+        tree = app.screen.query_one(Tree)
+        last = tree.last_line
+        tree.move_cursor_to_line(last)
+        await pilot.pause()
+        assert "cannot read" in str(app.screen.query_one("#browser-message").render())
+        await pilot.press("x")  # forget it
+        assert app.store.recent == []
+
+
+async def test_open_file_refuses_bad_files_with_the_loader_message(tmp_path):
+    bad = tmp_path / "bad.xsb"
+    bad.write_text("#####\n#@$X#\n#####\n", encoding="utf-8")
+    good = write_levels(tmp_path, "shift")
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        field = app.screen.query_one("#open-path", Input)
+        assert app.focused is field
+        await pilot.press(*"~/")  # typed keys reach the field...
+        assert field.value == "~/"
+        field.value = str(bad)  # ...the rest is set at once (a long path typed key by key is slow)
+        await pilot.press("enter")
+        error = str(app.screen.query_one("#open-error").render())
+        assert "bad.xsb" in error and app.store.recent == []
+        field.value = good
+        await pilot.press("enter")
+        assert isinstance(app.screen, BrowserScreen)
+        assert app.store.recent == [good] and app.screen.current_shelf.path == good
+
+
+async def test_progress_and_unfinished_games_survive_a_restart(tmp_path):
+    path = write_levels(tmp_path, "password")
+    levels = read_file(path)
+    data = str(tmp_path / "data")
+    app = quiet_app(FewestApp(levels, 0, data_dir=data))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("up", "left")  # two of the four commands
+        await pilot.press("q")
+    app = quiet_app(FewestApp(levels, 0, data_dir=data))
+    async with app.run_test(size=SIZE) as pilot:
+        board = board_screen(app)
+        assert board.game.counters.moves == 2 and board.game.can_undo
+        assert "Welcome back" in str(board.query_one("#message").render())
+        await pilot.press("left_square_bracket", "space")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        await pilot.press("q")  # back to the levels
+        await pilot.press("q")
+    app = quiet_app(FewestApp(data_dir=data))
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.store.level(levels[0].key).best_moves == 4
+        assert app.store.saved_game(levels[0].key) is None
+        browser = app.screen
+        browser.select_level(path, 0)
+        await pilot.pause()
+        assert "solved" in str(_table(app).get_row_at(0)[-1])
+
+
+async def test_a_corrupt_progress_file_is_reported_and_moved_aside(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "progress.json").write_text("{ not json", encoding="utf-8")
+    app = quiet_app(FewestApp(data_dir=str(data)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, BrowserScreen)
+        notes = [n.message for n in app._notifications]
+        assert any("progress.json was unreadable" in n for n in notes)
+    assert any(p.startswith("progress.json.corrupt-") for p in os.listdir(data))
+
+
+async def test_a_saved_game_that_no_longer_fits_is_dropped_with_a_message(tmp_path):
+    levels = entries("rotation")
+    store = ProgressStore(str(tmp_path))
+    store.save_game(levels[0].key, SavedGame({"entries": [["move", "Q"]], "position": 1}))
+    app = quiet_app(FewestApp(levels, 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE):
+        board = board_screen(app)
+        assert isinstance(board, BoardScreen) and board.game.counters.moves == 0
+        assert "no longer fits" in str(board.query_one("#message").render())
+
+
+async def test_the_theme_switches_and_is_remembered(tmp_path):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "textual-dark"
+        await pilot.press("t")
+        assert app.theme == "textual-light"
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE):
+        assert app.theme == "textual-light"

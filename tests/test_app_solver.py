@@ -1,0 +1,172 @@
+"""Thinking in the app: spinner, cancel within 0.2 s, keys while solving, dead positions, the meter."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from fewest.levels import read_text
+from fewest.levels.bundled import find_pack
+from fewest.solvers import api
+from fewest.solvers.control import Progress
+from fewest.solvers.solution import Solution, Status
+from fewest.tui import solver_worker
+from fewest.tui.app import FewestApp
+from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
+from tests.oracle import shortest_plan
+
+
+class SlowSolver:
+    """A fake solver that thinks until told to stop, reporting progress like a real one."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.stopped_at: list[float] = []
+
+    def __call__(self, family, level, state=None, *, should_stop=None, on_progress=None, **_):
+        self.calls += 1
+        while not should_stop():
+            if on_progress is not None:
+                on_progress(Progress(12345, 100, 17, 0.5))
+            time.sleep(0.002)
+        self.stopped_at.append(time.monotonic())
+        return Solution(Status.CANCELLED)
+
+
+def _status(app) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+def _message(app) -> str:
+    return str(app.screen.query_one("#message").render())
+
+
+async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path, monkeypatch):
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = make_app(tmp_path, "rotation")
+    app.clock = time.monotonic  # the spinner waits 0.3 s of real time
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: "thinking" in _status(app))
+        assert "12,345 nodes" in _status(app) and "bound 17" in _status(app)
+        pressed = time.monotonic()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
+        assert slow.stopped_at[0] - pressed < 0.2
+        assert screen._busy_since is None and _message(app) == "Cancelled."
+        assert app.screen is screen  # escape cancelled; it did not leave the board
+        await pilot.press("escape")
+        assert app.screen is not screen
+
+
+async def test_keys_keep_working_while_the_solver_thinks(tmp_path, monkeypatch):
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: slow.calls == 1)
+        await pilot.press("B")  # a move: played at once, and the stale search is dropped
+        assert screen.game.counters.moves == 1
+        await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
+        assert screen._busy_since is None
+        await pilot.press("u", "question_mark")
+        assert screen.game.counters.moves == 0 and app.screen.query_one("#help-card")
+
+
+async def test_a_real_sokoban_search_stops_promptly_when_cancelled(tmp_path, monkeypatch):
+    finished: list[float] = []
+    real = api.solve
+
+    def timed(*args, **kwargs):
+        try:
+            return real(*args, **kwargs)
+        finally:
+            finished.append(time.monotonic())
+
+    monkeypatch.setattr(solver_worker.api, "solve", timed)
+    hardest = max(find_pack("sokoban_grigr2001").entries, key=lambda e: len(e.level.boxes))
+    app = quiet_app(FewestApp([hardest], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("S")
+        await pilot.pause(0.5)
+        assert not finished, "pick a level the solver can't finish in half a second"
+        pressed = time.monotonic()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(finished), timeout=5)
+        assert finished[0] - pressed < 1.0  # the solver's own ticks see the cancel (real time: ~0.15 s)
+
+
+async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("up")  # pushes a box against the top wall: no goal there
+        assert screen.game.counters.pushes == 1
+        await pilot.press("h")
+        await idle(pilot)
+        assert "can't be solved from here" in _message(app).lower() and "undo 1 move" in _message(app)
+        await pilot.press("left")
+        await pilot.press("h")
+        await idle(pilot)
+        assert "undo 2 moves" in _message(app)
+        assert screen.board.hint_move is None and screen.game.counters.moves == 2
+
+
+async def test_an_unsolvable_level_says_so(tmp_path):
+    text = "Family: traffic\n\nTitle: Stuck\ngoal: clear-row 2\n....\n....\nAA..\n....\n"
+    level = read_text(text, "stuck.fewest")  # a horizontal car can never leave its row
+    app = quiet_app(FewestApp(level, 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await idle(pilot)
+        assert "no solution" in _message(app)
+
+
+@pytest.mark.parametrize("family", ["traffic", "password"])
+async def test_the_meter_shows_the_exact_distance_live(tmp_path, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        await pilot.press("m")
+        await wait_for(pilot, lambda: screen.meter_value is not None)
+        assert screen.meter_value == len(shortest_plan(game.rules, game.level, game.state))
+        assert f"To go: {screen.meter_value}" in _status(app)
+        await pilot.press("h", "h", "h")
+        await idle(pilot)
+        await wait_for(pilot, lambda: screen.meter_value is not None)
+        assert screen.meter_value == len(shortest_plan(game.rules, game.level, game.state))
+
+
+async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        assert screen.check_action("meter", ()) is False
+        level = screen.game.level
+        target = 1 * level.width + 1  # the top-left floor cell
+        await pilot.click("#board-sokoban", offset=(1 + 2 * 1, 1))
+        assert screen.game.state.player == target
+        assert screen.game.counters.moves == 3 and screen.game.counters.pushes == 0
+
+
+async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    app.animation_speed = 2.0  # slow enough to stop halfway
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        await pilot.press("S")
+        await wait_for(pilot, lambda: game.counters.moves >= 2)
+        await pilot.press("escape")
+        played = game.counters.moves
+        await pilot.pause(0.5)
+        assert game.counters.moves == played and not game.is_solved() and not screen._playing
+        assert {e.kind.value for e in game.entries} == {"solve"}
+        await pilot.press("u")
+        assert game.counters.moves == played - 1

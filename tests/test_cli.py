@@ -1,0 +1,201 @@
+"""`fewest solve` / `fewest check` on every rule-book case: lengths, proofs, contest output, errors."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from fewest.engine.base import parse_plan, replay
+from fewest.engine.registry import rules_for
+from fewest.levels import read_file
+from fewest.tui.cli import main
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
+
+# (file, family, optimal length) straight from the rule book.
+CASES = [
+    ("sokoban_1.in", "sokoban", 1),
+    ("sokoban_10.in", "sokoban", 10),
+    ("sokoban_12.in", "sokoban", 12),
+    ("rush_51.txt", "traffic", 51),
+    ("rush_60.txt", "traffic", 60),
+    ("getout_4.in", "traffic", 4),
+    ("shift_4.in", "shift", 4),
+    ("shift_20.in", "shift", 20),
+    ("password_4.in", "password", 4),
+    ("password_15.in", "password", 15),
+    ("password_41.in", "password", 41),
+]
+ROTATION = [("AC", 2), ("DDHH", 2), ("CDFFDBHF", 3), ("AABGAHBBDHFDB", 3)]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_replays(record):
+    """The printed plan, replayed through the engine, solves the level in `length` moves."""
+    entry = read_file(record["file"])[record["level"] - 1]
+    rules = rules_for(record["family"])
+    moves = parse_plan(rules, record["plan"])
+    assert rules.is_solved(entry.level, replay(rules, entry.level, moves))
+    assert len(moves) == record["length"]
+
+
+@pytest.mark.parametrize("name, family, length", CASES)
+def test_solve_json_reference_lengths(capsys, name, family, length):
+    code, out, _ = run(capsys, "solve", "--json", os.path.join(DATA, name))
+    assert code == 0
+    (line,) = out.splitlines()
+    record = json.loads(line)
+    assert record["family"] == family
+    assert record["length"] == length and record["optimal"] is True
+    assert record["level"] == 1 and isinstance(record["seconds"], float)
+    assert_replays(record)
+
+
+def test_solve_json_rotation_strings_and_digits(capsys):
+    code, out, _ = run(capsys, "solve", "--format", "json", os.path.join(DATA, "rotation.in"))
+    assert code == 0
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["plan"], r["digit"]) for r in records] == ROTATION
+    assert [r["level"] for r in records] == [1, 2, 3, 4]
+    for record in records:
+        assert record["optimal"] and record["length"] == len(record["plan"])
+        assert_replays(record)
+
+
+def test_sokoban_json_has_pushes(capsys):
+    _, out, _ = run(capsys, "solve", "--json", os.path.join(DATA, "sokoban_10.in"))
+    record = json.loads(out)
+    assert set(record["plan"]) <= set("lurdLURD")
+    assert record["pushes"] == sum(ch.isupper() for ch in record["plan"]) >= 1
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("getout_4.in", "4"),
+        ("getout_impossible.in", "-1"),
+        ("shift_4.in", "4"),
+        ("shift_20.in", "20"),
+        ("password_4.in", "Minsta antal kommandon: 4"),
+        ("password_15.in", "Minsta antal kommandon: 15"),
+        ("password_41.in", "Minsta antal kommandon: 41"),
+    ],
+)
+def test_contest_output(capsys, name, expected):
+    code, out, _ = run(capsys, "solve", "--format", "contest", os.path.join(DATA, name))
+    assert code == 0
+    assert out == expected + "\n"
+
+
+def test_contest_output_rotation(capsys):
+    code, out, _ = run(capsys, "solve", "--format", "contest", os.path.join(DATA, "rotation.in"))
+    assert code == 0
+    expected = "".join(f"{plan}\n{digit}\n" for plan, digit in ROTATION)
+    assert out == expected
+
+
+@pytest.mark.parametrize("name, length", [("sokoban_1.in", 1), ("sokoban_10.in", 10), ("sokoban_12.in", 12)])
+def test_contest_output_sokoban_replays(capsys, name, length):
+    code, out, _ = run(capsys, "solve", "--format", "contest", os.path.join(DATA, name))
+    assert code == 0
+    answer = out.strip()
+    assert len(answer) == length and set(answer) <= set("HVUN")
+    rules = rules_for("sokoban")
+    entry = read_file(os.path.join(DATA, name))[0]
+    state = rules.initial_state(entry.level)
+    direction = {"H": "r", "V": "l", "U": "u", "N": "d"}
+    for letter in answer:
+        (move,) = [m for m in rules.legal_moves(entry.level, state) if m.direction == direction[letter]]
+        state = rules.apply(entry.level, state, move)
+    assert rules.is_solved(entry.level, state)
+    if name == "sokoban_1.in":
+        assert answer == "V"
+
+
+def test_text_output_names_level_and_proof(capsys):
+    code, out, _ = run(capsys, "solve", os.path.join(DATA, "password_15.in"))
+    assert code == 0
+    assert "15 moves" in out and "optimal" in out and "password" in out
+
+
+def test_unsolvable_text_exit_1(capsys):
+    code, out, _ = run(capsys, "solve", os.path.join(DATA, "getout_impossible.in"))
+    assert code == 1 and "no solution exists" in out
+
+
+def test_malformed_file_exit_2_names_it(capsys):
+    path = os.path.join(DATA, "sokoban_bad.in")
+    code, out, err = run(capsys, "solve", path)
+    assert code == 2 and out == ""
+    assert err.startswith("fewest: error: ") and path in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "/nonexistent/level.xsb"],
+        ["solve", "--level", "9", os.path.join(DATA, "shift_4.in")],
+        ["solve", "--metric", "pushes", os.path.join(DATA, "shift_4.in")],
+        ["solve", "--format", "contest", os.path.join(DATA, "rush_51.txt")],
+        ["check", "/nonexistent/level.xsb"],
+    ],
+)
+def test_bad_input_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and "Traceback" not in err
+
+
+def test_usage_error_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["solve"])
+    assert info.value.code == 2
+
+
+def test_level_option_picks_one(capsys):
+    code, out, _ = run(capsys, "solve", "--json", "--level", "3", os.path.join(DATA, "rotation.in"))
+    assert code == 0
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["level"] == 3 and record["plan"] == "CDFFDBHF"
+
+
+def test_many_files_in_one_process(capsys):
+    paths = [os.path.join(DATA, name) for name, _, _ in CASES if "rush" not in name]
+    code, out, _ = run(capsys, "solve", "--json", *paths)
+    assert code == 0
+    assert [json.loads(line)["length"] for line in out.splitlines()] == [
+        length for name, _, length in CASES if "rush" not in name
+    ]
+
+
+def test_check_lists_levels(capsys):
+    code, out, _ = run(capsys, "check", os.path.join(DATA, "rotation.in"), os.path.join(DATA, "rush_51.txt"))
+    assert code == 0
+    assert "4 rotation levels" in out and "1 traffic level" in out and "par 51" in out
+
+
+def test_check_reports_errors_and_exits_2(capsys):
+    code, out, _ = run(capsys, "check", os.path.join(DATA, "sokoban_bad.in"), os.path.join(DATA, "shift_4.in"))
+    assert code == 2
+    assert "sokoban_bad.in" in out and "1 shift level" in out
+
+
+def test_installed_command_runs_as_a_process():
+    command = shutil.which("fewest")
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    done = subprocess.run(
+        argv + ["solve", "--format", "contest", os.path.join(DATA, "password_41.in")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Minsta antal kommandon: 41\n"

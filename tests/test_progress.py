@@ -1,0 +1,109 @@
+"""The progress store: atomic JSON files, corrupt files moved aside, nothing else lost."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from fewest.engine import sokoban
+from fewest.engine.game import Game
+from fewest.levels import read_text
+from fewest.tui.progress import LevelRecord, ProgressStore, SavedGame, default_data_dir
+
+
+def test_solves_bests_and_assisted_marks_survive_a_restart(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    assert store.record_solve("pack:a#1", 30, 5, assisted=True) is False  # help never sets a best
+    assert store.level("pack:a#1") == LevelRecord(solved=True, assisted=True)
+    assert store.record_solve("pack:a#1", 40, 9, assisted=False) is True
+    assert store.record_solve("pack:a#1", 41, 2, assisted=False) is False
+    assert store.record_solve("pack:a#1", 40, 8, assisted=False) is True  # same moves, fewer pushes
+    store.record_solve("pack:a#1", 20, 1, assisted=True)  # help after a solo solve: still solo
+    store.remember_par("pack:a#1", 38)
+    again = ProgressStore(str(tmp_path))
+    assert again.level("pack:a#1") == LevelRecord(True, False, 40, 8, 38)
+    assert again.level("pack:a#2") == LevelRecord()
+    assert again.messages == []
+
+
+def test_saved_games_replay_through_the_mid_end(tmp_path):
+    entry = read_text("#####\n#@$.#\n# $.#\n#####\n", "two.xsb")[0]
+    game = Game(sokoban, entry.level)
+    game.play("R")
+    game.restart()
+    game.undo()
+    store = ProgressStore(str(tmp_path))
+    store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2))
+    saved = ProgressStore(str(tmp_path)).saved_game(entry.key)
+    assert saved is not None and saved.seconds == 12.5 and saved.hints == 2
+    again = Game.from_record(sokoban, entry.level, saved.record)
+    assert again.state == game.state and again.can_redo
+    store.drop_game(entry.key)
+    assert ProgressStore(str(tmp_path)).saved_game(entry.key) is None
+
+
+def test_recent_files_are_absolute_unique_newest_first(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    store.add_recent("a.xsb")
+    store.add_recent(str(tmp_path / "b.xsb"))
+    store.add_recent("a.xsb")
+    assert store.recent == [os.path.abspath("a.xsb"), str(tmp_path / "b.xsb")]
+    store.remove_recent(os.path.abspath("a.xsb"))
+    assert ProgressStore(str(tmp_path)).recent == [str(tmp_path / "b.xsb")]
+
+
+def test_a_corrupt_file_is_moved_aside_and_the_others_kept(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    store.record_solve("k#1", 5, 0, assisted=False)
+    store.add_recent("x.xsb")
+    (tmp_path / "progress.json").write_text('{"levels": {"k#1": {"solved": tr', encoding="utf-8")
+    again = ProgressStore(str(tmp_path))
+    assert again.level("k#1") == LevelRecord()
+    assert again.recent == [os.path.abspath("x.xsb")]  # a different file: untouched
+    assert len(again.messages) == 1 and "progress.json" in again.messages[0]
+    aside = [p for p in os.listdir(tmp_path) if p.startswith("progress.json.corrupt-")]
+    assert len(aside) == 1
+    assert (tmp_path / aside[0]).read_text(encoding="utf-8").endswith("tr")
+    again.record_solve("k#2", 7, 0, assisted=False)  # and it writes a fresh, valid file
+    assert json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))["levels"]["k#2"]["solved"]
+
+
+def test_wrong_shapes_and_bad_records_never_crash(tmp_path):
+    (tmp_path / "games.json").write_text("[1, 2, 3]", encoding="utf-8")
+    (tmp_path / "recent.json").write_text('{"files": "not a list"}', encoding="utf-8")
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": {
+        "good#1": {"solved": True, "best_moves": 3},
+        "bad#1": {"solved": "yes"},
+        "bad#2": {"best_moves": -4},
+        "bad#3": [],
+    }}), encoding="utf-8")
+    (tmp_path / "settings.json").write_bytes(b"\xff\xfe not utf-8")
+    store = ProgressStore(str(tmp_path))
+    assert store.level("good#1").best_moves == 3
+    assert store.level("bad#1") == store.level("bad#2") == store.level("bad#3") == LevelRecord()
+    assert store.recent == [] and store.saved_game("x#1") is None
+    assert len(store.messages) == 3  # games, recent and settings were moved aside
+
+
+def test_writes_are_atomic_and_leave_no_temp_files(tmp_path):
+    store = ProgressStore(str(tmp_path / "deep" / "dir"))
+    for i in range(5):
+        store.record_solve(f"k#{i}", i + 1, 0, assisted=False)
+    files = sorted(os.listdir(tmp_path / "deep" / "dir"))
+    assert files == ["progress.json"]
+
+
+def test_an_unwritable_data_dir_is_reported_not_raised(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    store = ProgressStore(str(blocker / "data"))
+    store.record_solve("k#1", 3, 0, assisted=False)
+    assert store.level("k#1").solved  # still known for this session
+    assert store.messages and "Cannot save" in store.messages[0]
+
+
+def test_data_dir_env_overrides_the_platform_default(monkeypatch, tmp_path):
+    monkeypatch.setenv("FEWEST_DATA_DIR", str(tmp_path))
+    assert default_data_dir() == str(tmp_path)
+    monkeypatch.delenv("FEWEST_DATA_DIR")
+    assert default_data_dir() != str(tmp_path)

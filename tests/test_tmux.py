@@ -1,0 +1,136 @@
+"""The installed `fewest` command in a real terminal (tmux): start, send keys, read the screen."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fewest.levels import write_entries
+from fewest.levels.bundled import bundled_packs, find_pack
+from tests.app_support import write_levels
+
+pytestmark = pytest.mark.tmux
+
+TMUX = shutil.which("tmux")
+_BESIDE = Path(sys.executable).parent / "fewest"
+FEWEST = shutil.which("fewest") or (str(_BESIDE) if _BESIDE.exists() else None)
+if TMUX is None or FEWEST is None:
+    pytest.skip("needs tmux and the installed fewest command", allow_module_level=True)
+
+
+class Terminal:
+    """One detached tmux session running a command at 100x30."""
+
+    def __init__(self, name: str, command: list[str], data_dir: Path) -> None:
+        self.name = f"fewest-test-{os.getpid()}-{name}"
+        env = f"FEWEST_DATA_DIR={shlex.quote(str(data_dir))} TERM=xterm-256color"
+        line = f"{env} {shlex.join(command)}; echo EXITED $?; sleep 30"
+        subprocess.run([TMUX, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", line],
+                       check=True)
+
+    def screen(self) -> str:
+        done = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True)
+        return done.stdout
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never showed; the screen was:\n{screen}")
+            time.sleep(0.1)
+
+    def send(self, *keys: str) -> None:
+        for key in keys:
+            subprocess.run([TMUX, "send-keys", "-t", self.name, key], check=True)
+            time.sleep(0.05)
+
+    def type(self, text: str) -> None:
+        subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
+
+
+@pytest.fixture
+def terminals():
+    opened: list[Terminal] = []
+
+    def open_terminal(name: str, command: list[str], data_dir: Path) -> Terminal:
+        terminal = Terminal(name, command, data_dir)
+        opened.append(terminal)
+        return terminal
+
+    yield open_terminal
+    for terminal in opened:
+        terminal.close()
+
+
+def test_play_a_file_to_the_solved_card_and_keep_the_progress(tmp_path, terminals):
+    path = write_levels(tmp_path, "rotation")
+    term = terminals("play", [FEWEST, "play", path], tmp_path / "data")
+    term.wait_for("Rotation: Two moves")
+    term.send("A")
+    term.wait_for("Moves 1")
+    term.send("u")
+    term.wait_for("Moves 0")
+    term.send("A", "C")
+    term.wait_for("Solved in 2 moves")
+    term.send("q")  # from the card back to the levels, where the file is listed
+    screen = term.wait_for("choose a level")
+    assert "rot.fewest" in screen and "solved" in screen
+    term.send("q")
+    term.wait_for("EXITED 0")
+    progress = json.loads((tmp_path / "data" / "progress.json").read_text(encoding="utf-8"))
+    assert progress["levels"][f"{path}#1"]["best_moves"] == 2
+
+
+def test_browse_search_open_and_ask_for_a_hint(tmp_path, terminals):
+    wanted = next(p for p in bundled_packs() if p.family == "traffic").entries[0]
+    term = terminals("browse", [FEWEST], tmp_path / "data")
+    term.wait_for("choose a level")
+    term.send("/")
+    time.sleep(0.5)  # focus moves to the search box on the next event-loop turn, as for a person
+    term.type(wanted.display_title())
+    term.wait_for("match")
+    term.send("Enter", "Enter")
+    term.wait_for(f"Traffic: {wanted.display_title()}")
+    term.send("h")
+    term.wait_for("to solve from here")
+    term.send("?")
+    term.wait_for("Traffic: keys")
+    term.send("Escape")
+    time.sleep(0.3)  # a key right after escape would read as alt+key
+    term.send("q")
+    term.wait_for("choose a level")
+    term.send("q")
+    term.wait_for("EXITED 0")
+
+
+def test_a_long_solve_shows_progress_and_escape_cancels_it(tmp_path, terminals):
+    # Many boxes: no exact search proves this within the test's few seconds.
+    hardest = max(find_pack("sokoban_grigr2001").entries, key=lambda e: len(e.level.boxes))
+    path = tmp_path / "big.xsb"
+    path.write_text(write_entries([hardest]), encoding="utf-8")
+    term = terminals("solve", [FEWEST, "play", str(path)], tmp_path / "data")
+    term.wait_for("Moves 0")
+    term.send("S")
+    term.wait_for("nodes")  # the spinner with the search's node count
+    term.send("?")  # keys still work while the solver thinks
+    term.wait_for("Sokoban: keys")
+    term.send("Escape")
+    time.sleep(0.3)
+    term.send("Escape")
+    screen = term.wait_for("Cancelled.")
+    assert "thinking" not in screen and "Moves 0" in screen

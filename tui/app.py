@@ -1,0 +1,84 @@
+"""FewestApp: the browser over the bundled packs, or straight onto a level from `fewest play`."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from typing import Callable
+
+from textual.app import App
+from textual.binding import Binding
+
+from fewest.levels.base import LevelEntry
+from fewest.tui.board_base import want_ascii
+from fewest.tui.progress import ProgressStore
+
+THEMES = ("textual-dark", "textual-light")
+
+
+class FewestApp(App):
+    CSS_PATH = ["app.tcss", "board.tcss"]
+    TITLE = "fewest"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key; `t` switches the theme
+    BINDINGS = [
+        Binding("t", "toggle_theme", "Theme", id="theme", show=False,
+                tooltip="Switch between the dark and the light theme"),
+    ]
+
+    def __init__(self, entries: list[LevelEntry] | None = None, start_index: int = 0,
+                 data_dir: str | None = None) -> None:
+        super().__init__()
+        self.store = ProgressStore(data_dir)
+        self.ascii_only = want_ascii()
+        # Knobs tests turn: a frozen clock for snapshots, faster animation, no background par search.
+        self.clock: Callable[[], float] = time.monotonic
+        self.show_timer = True
+        self.animation_speed = 1.0
+        self.learn_par = True
+        self.entries = [self._absolute(e) for e in entries or []]
+        self.start_index = start_index
+        if self.entries and os.path.isfile(self.entries[0].source):
+            self.store.add_recent(self.entries[0].source)
+
+    @staticmethod
+    def _absolute(entry: LevelEntry) -> LevelEntry:
+        """Key progress by the file's absolute path, however the command line spelled it."""
+        if os.path.exists(entry.source):
+            return dataclasses.replace(entry, source=os.path.abspath(entry.source))
+        return entry
+
+    def on_mount(self) -> None:
+        from fewest.tui.board_screen import BoardScreen
+        from fewest.tui.browser import BrowserScreen
+
+        theme = self.store.setting("theme", THEMES[0])
+        self.theme = theme if theme in self.available_themes else THEMES[0]
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        source = self.entries[0].source if self.entries else None
+        browser = BrowserScreen(self.store, select_path=source)
+        self.push_screen(browser)
+        if self.entries:
+            index = min(max(self.start_index, 0), len(self.entries) - 1)
+            title = os.path.basename(source or "")
+
+            def came_back(last: int | None) -> None:
+                if last is not None and source is not None:
+                    browser.select_level(source, last)
+
+            self.push_screen(BoardScreen(self.entries, index, self.store, title), came_back)
+        self.show_store_messages()
+        self.set_interval(1.0, self.show_store_messages)
+
+    def show_store_messages(self) -> None:
+        """Problems the progress store met (a corrupt file moved aside, a failed save)."""
+        while self.store.messages:
+            self.notify(self.store.messages.pop(0), title="Progress", severity="warning", timeout=12)
+
+    def _remember_theme(self, theme: object) -> None:
+        name = getattr(theme, "name", None)
+        if isinstance(name, str) and name != self.store.setting("theme"):
+            self.store.set_setting("theme", name)
+
+    def action_toggle_theme(self) -> None:
+        self.theme = THEMES[1] if self.theme == THEMES[0] else THEMES[0]

@@ -1,0 +1,336 @@
+"""The board screen: one level in play, the keys every family shares, saving, the solved card.
+
+`Game` (the mid-end) owns the position and history; the family's board widget draws
+it and posts the moves the player picks. Hints, solve and the meter live in
+board_thinking.py (a mixin of this screen).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from fewest.engine.base import IllegalMoveError, InvalidMoveError
+from fewest.engine.game import EntryKind, Game
+from fewest.engine.registry import rules_for
+from fewest.levels.base import LevelEntry
+from fewest.tui.board_base import BoardView
+from fewest.tui.board_thinking import Thinking
+from fewest.tui.catalog import par_of
+from fewest.tui.frontends import board_class, family_title
+from fewest.tui.progress import ProgressStore, SavedGame
+from fewest.tui.solver_worker import PlanBook
+from fewest.tui.status_bar import StatusBar, StatusFacts
+
+
+class BoardScreen(Thinking, Screen[int]):
+    BINDINGS = [
+        Binding("h", "hint", "Hint", id="hint",
+                tooltip="Hint: how many moves remain, then the next move, then play it"),
+        Binding("S", "solve", "Solve", id="solve",
+                tooltip="Solve: play the shortest remaining plan, move by move (esc stops)"),
+        Binding("u,z,ctrl+z,backspace", "undo", "Undo", id="undo", tooltip="Undo a move"),
+        Binding("y,ctrl+y", "redo", "Redo", id="redo", show=False, tooltip="Redo a move"),
+        Binding("r", "restart", "Restart", id="restart", tooltip="Restart (undo brings the moves back)"),
+        Binding("n", "next_level", "Next", id="next-level", show=False, tooltip="Next level"),
+        Binding("p", "previous_level", "Prev", id="previous-level", show=False,
+                tooltip="Previous level"),
+        Binding("m", "meter", "Meter", id="meter", show=False,
+                tooltip="Meter: show the exact moves to go, live"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
+        Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
+                tooltip="Stop a search or a solve; else back to the levels"),
+        Binding("q", "back", "Back", id="back", tooltip="Back to the levels"),
+    ]
+
+    def __init__(self, entries: Sequence[LevelEntry], index: int, store: ProgressStore,
+                 pack_title: str = "") -> None:
+        super().__init__()
+        self.entries = list(entries)
+        self.index = index
+        self.store = store
+        self.pack_title = pack_title
+        self._board: BoardView | None = None
+        self._open(index)
+
+    # ----- opening and leaving a level ----------------------------------
+    @property
+    def entry(self) -> LevelEntry:
+        return self.entries[self.index]
+
+    def _open(self, index: int) -> None:
+        self.index = index
+        entry = self.entry
+        rules = rules_for(entry.family)
+        self.game = Game(rules, entry.level)
+        self.book = PlanBook(rules, entry.level)
+        self.hints = 0
+        self._thinking_reset()
+        self.solved_before = self.game.is_solved()
+        self._elapsed = 0.0
+        self._resumed = self.app.clock() if self.is_mounted else None
+        self.message = ""
+        saved = self.store.saved_game(entry.key)
+        if saved is not None:
+            try:
+                self.game = Game.from_record(rules, entry.level, saved.record)
+                self._elapsed, self.hints = saved.seconds, saved.hints
+                self.solved_before = self.game.is_solved()
+                self.message = "Welcome back: your game is as you left it."
+            except ValueError as exc:
+                self.store.drop_game(entry.key)
+                self.message = f"Your saved game no longer fits this level ({exc}); starting afresh."
+
+    def _save(self) -> None:
+        """Keep an unfinished game on disk; forget a finished or untouched one."""
+        game, key = self.game, self.entry.key
+        if game.entries and not game.is_solved():
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints))
+        else:
+            self.store.drop_game(key)
+
+    def _switch(self, index: int) -> None:
+        self._stop_thinking()
+        self._save()
+        self._open(index)
+        self._resumed = self.app.clock()
+        board = self.board
+        if board.FAMILY == self.entry.family:
+            board.set_game(self.game)
+        else:  # a list of levels of mixed families: swap the frontend
+            board.remove()
+            self.query_one("#board-area").mount(self._make_board())
+        self._opened()
+
+    def _make_board(self) -> BoardView:
+        family = self.entry.family
+        self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, id=f"board-{family}")
+        return self._board
+
+    def _opened(self) -> None:
+        entry = self.entry
+        self.title = f"{family_title(entry.family)}: {entry.display_title()}"
+        self.sub_title = f"{self.pack_title}  {self.index + 1}/{len(self.entries)}".strip()
+        self.board.focus()
+        self._prepare(entry, self.book, par_of(entry, self.store) is None)
+        self._changed()
+
+    @property
+    def board(self) -> BoardView:
+        assert self._board is not None, "the board is made in compose"
+        return self._board
+
+    # ----- Textual lifecycle --------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with Container(id="board-area"):
+            yield self._make_board()
+        yield Static(id="message")
+        yield StatusBar(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._resumed = self.app.clock()
+        self.set_interval(0.1, self._tick)
+        self._opened()
+
+    def on_screen_suspend(self) -> None:
+        self._pause_clock()
+        self._save()
+
+    def on_screen_resume(self) -> None:
+        if self._resumed is None and not self.game.is_solved():
+            self._resumed = self.app.clock()
+
+    def on_unmount(self) -> None:
+        self._pause_clock()
+        self._save()
+
+    # ----- clock ----------------------------------------------------------
+    @property
+    def seconds(self) -> float:
+        running = self.app.clock() - self._resumed if self._resumed is not None else 0.0
+        return self._elapsed + running
+
+    def _pause_clock(self) -> None:
+        self._elapsed = self.seconds
+        self._resumed = None
+
+    # ----- after every change -------------------------------------------
+    def _changed(self) -> None:
+        game = self.game
+        if self.hint_state != game.state:
+            self.hint_stage = 0
+            self.board.hint_move = None
+        self.board.show()
+        self.query_one("#message", Static).update(self.message, layout=False)
+        self._show_status()
+        self._refresh_keys()
+        if self.meter_on:
+            self._start_meter()
+        solved = game.is_solved()
+        if solved and not self.solved_before:
+            self._celebrate()
+        self.solved_before = solved
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self.query_one("#message", Static).update(text, layout=False)
+
+    def _refresh_keys(self) -> None:
+        """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
+        actions = ("hint", "solve", "undo", "redo", "restart", "next_level", "previous_level",
+                   "cancel_or_back", "meter")
+        states = tuple(self.check_action(a, ()) for a in actions)
+        if states != getattr(self, "_key_states", None):
+            self._key_states = states
+            self.refresh_bindings()
+
+    def _show_status(self) -> None:
+        counters = self.game.counters
+        record = self.store.level(self.entry.key)
+        shows_pushes = self.entry.family == "sokoban"
+        facts = StatusFacts(
+            moves=counters.moves,
+            pushes=counters.pushes if shows_pushes else None,
+            par=par_of(self.entry, self.store),
+            best=record.best_moves,
+            hints=self.hints,
+            seconds=self.seconds if self.app.show_timer else None,
+        )
+        self.query_one(StatusBar).show(facts, self._activity())
+
+    def _tick(self) -> None:
+        self._frame += 1
+        self._show_status()
+
+    # ----- playing moves -------------------------------------------------
+    def on_board_view_picked(self, message: BoardView.Picked) -> None:
+        message.stop()
+        self._stop_thinking()
+        self.workers.cancel_group(self, "prepare")  # the player is busy: leave them the CPU
+        self._play(message.move, EntryKind.MOVE)
+
+    def on_board_view_said(self, message: BoardView.Said) -> None:
+        message.stop()
+        self.say(message.text)
+
+    def _play(self, move: Any, kind: EntryKind) -> bool:
+        try:
+            self.game.play(move, kind)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            self.say(str(exc))
+            return False
+        self.message = ""
+        if self._resumed is None and not self.game.is_solved():
+            self._resumed = self.app.clock()
+        self._changed()
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = getattr(self, "game", None)
+        if game is None:
+            return True
+        idle = self._busy_since is None and not self._playing
+        enabled = {
+            "hint": not game.is_solved(),
+            "solve": not game.is_solved() and not self._playing,
+            "undo": game.can_undo,
+            "redo": game.can_redo,
+            "restart": game.state != game.start,
+            "next_level": self.index + 1 < len(self.entries),
+            "previous_level": self.index > 0,
+            "cancel_or_back": True,
+        }
+        if action == "meter":
+            return self._board is not None and self._board.METER
+        if action == "cancel_or_back" and not idle:
+            return True
+        return enabled.get(action, True) or None
+
+    def action_undo(self) -> None:
+        self._stop_thinking()
+        if self.game.undo():
+            self.message = ""
+            self._changed()
+
+    def action_redo(self) -> None:
+        self._stop_thinking()
+        if self.game.redo():
+            self.message = ""
+            self._changed()
+
+    def action_restart(self) -> None:
+        self._stop_thinking()
+        if self.game.restart():
+            self.message = "Restarted (undo brings your moves back)."
+            self._changed()
+
+    def action_next_level(self) -> None:
+        if self.index + 1 < len(self.entries):
+            self._switch(self.index + 1)
+
+    def action_previous_level(self) -> None:
+        if self.index > 0:
+            self._switch(self.index - 1)
+
+    def action_help(self) -> None:
+        from fewest.tui.help_screen import HelpScreen
+
+        self.app.push_screen(HelpScreen(type(self.board), self))
+
+    def action_back(self) -> None:
+        """Back to the levels, telling the browser which level was played last."""
+        self._stop_thinking()
+        self.dismiss(self.index)
+
+    def action_cancel_or_back(self) -> None:
+        if self._busy_since is not None or self._playing:
+            self._stop_thinking()
+            self.say("Cancelled.")
+        elif self.board.hint_move is not None:
+            self.board.hint_move = None
+            self.board.show()
+            self.say("")
+        else:
+            self.action_back()
+
+    # ----- solved ----------------------------------------------------------
+    def _celebrate(self) -> None:
+        from fewest.tui.solved_screen import SolvedScreen, SolvedFacts
+
+        self._pause_clock()
+        self._stop_animation()
+        game, entry = self.game, self.entry
+        counters = game.counters
+        best_before = self.store.level(entry.key).best_moves
+        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted)
+        self.store.drop_game(entry.key)
+        facts = SolvedFacts(
+            moves=counters.moves,
+            pushes=counters.pushes if entry.family == "sokoban" else None,
+            par=par_of(entry, self.store),
+            best_before=best_before,
+            new_best=new_best,
+            assisted=game.assisted,
+            seconds=self.seconds if self.app.show_timer else None,
+            has_next=self.index + 1 < len(self.entries),
+        )
+        self.app.push_screen(SolvedScreen(facts), self._after_solved)
+
+    def _after_solved(self, choice: str | None) -> None:
+        if choice == "next" and self.index + 1 < len(self.entries):
+            self._switch(self.index + 1)
+        elif choice == "retry":
+            self.game.restart()
+            self._elapsed, self.hints = 0.0, 0
+            self._resumed = self.app.clock()
+            self.message = ""
+            self._changed()
+        elif choice == "back":
+            self.action_back()

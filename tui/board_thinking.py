@@ -1,0 +1,246 @@
+"""Hints, solve and the meter of the board screen: the solver work, kept apart from the keys.
+
+Searches run in thread workers that poll their own cancellation (`should_stop`), so the
+screen keeps answering keys while a solver works; results come back as worker events.
+Proven plans go into the screen's PlanBook, so following a hint never searches again.
+A mixin of BoardScreen: it uses the screen's game, entry, book, store, board and `say`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from fewest.engine.game import EntryKind
+from fewest.levels.base import LevelEntry
+from fewest.solvers import api
+from fewest.solvers.control import Progress
+from fewest.solvers.solution import Status
+from fewest.tui.solver_worker import METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance
+from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
+
+SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
+
+
+class Thinking:
+    """Graduated hints (count, show, play), solve (animated, cancellable), the live meter, par."""
+
+    _busy_since: float | None = None  # a hint/solve search has been running since then
+    _want = ""  # what the running search is for: "hint" or "solve"
+    _progress: Progress | None = None  # latest from the worker thread (read by the UI timer)
+    _playing: list | tuple = ()  # the rest of a solve being animated
+    _frame = 0  # spinner frame
+    _solve_timer: Any = None
+    meter_on = False
+    meter_value: int | None = None
+
+    def _thinking_reset(self) -> None:
+        """A new level: nothing known, nothing hinted."""
+        self.hint_stage = 0
+        self.hint_state: Any = None
+        self.analysis: Analysis | None = None
+        self.meter_value = None
+        self._playing = []
+
+    def _activity(self) -> str:
+        if self._busy_since is not None and self.app.clock() - self._busy_since >= SPINNER_AFTER:
+            frames = ASCII_SPINNER if self.app.ascii_only else SPINNER
+            spin = frames[self._frame % len(frames)]
+            p = self._progress
+            detail = f" {p.expanded:,} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
+            return f"{spin} thinking{detail}  (esc cancels)"
+        if self._playing:
+            return f"solving: {len(self._playing)} to go  (esc stops)"
+        if self.meter_on:
+            return f"To go: {'?' if self.meter_value is None else self.meter_value}"
+        return ""
+
+    def action_meter(self) -> None:
+        self.meter_on = not self.meter_on
+        self.meter_value = None
+        if self.meter_on:
+            self._start_meter()
+        else:
+            self.workers.cancel_group(self, "meter")
+        self._show_status()
+
+    # ----- hints and solve -----------------------------------------------
+    def action_hint(self) -> None:
+        if self.game.is_solved():
+            self.say("Already solved.")
+            return
+        if self._playing:
+            self._stop_thinking()
+        if self.hint_state != self.game.state:
+            self.hint_stage = 0
+            self.hint_state = self.game.state
+        self.hint_stage = min(self.hint_stage + 1, 3)
+        self.hints += 1
+        self._think("hint")
+
+    def action_solve(self) -> None:
+        if self.game.is_solved() or self._playing:
+            return
+        self._think("solve")
+
+    def _think(self, want: str) -> None:
+        """Answer from the plan book, else start (or keep) a search for this position."""
+        self._want = want
+        state = self.game.state
+        if self.analysis is not None and self.analysis.state == state:
+            self._answer(self.analysis)
+            return
+        plan = self.book.get(state)
+        if plan is not None:
+            self._answer(Analysis(state, plan))
+            return
+        if self._busy_since is not None:
+            return  # already thinking about this position; the answer will honour `_want`
+        self._busy_since = self.app.clock()
+        self._progress = None
+        self.say("Thinking…")
+        self.workers.cancel_group(self, "prepare")  # par can wait; the player can't
+        history = ([self.game.start] + [e.state for e in self.game.entries])[:-1]  # before now
+        self._analyse(self.entry.family, self.game.level, state, history, self.book)
+        self._refresh_keys()
+
+    @work(thread=True, exclusive=True, group="analyse", exit_on_error=False)
+    def _analyse(self, family: str, level: Any, state: Any, history: list, book: PlanBook) -> Analysis:
+        worker = get_current_worker()
+        return analyse(family, level, state, history, book,
+                       lambda: worker.is_cancelled, self._note_progress)
+
+    def _note_progress(self, progress: Progress) -> None:
+        self._progress = progress  # a plain attribute: the UI timer reads it, no cross-thread calls
+
+    def _answer(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        entry = self.entry
+        at_start = analysis.state == self.game.rules.initial_state(entry.level)
+        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None and entry.par is None:
+            self.store.remember_par(entry.key, len(analysis.plan))  # a hint from the start proves the par
+        if analysis.state != self.game.state:
+            return
+        if analysis.dead or analysis.plan is None:
+            self.say(self._dead_text(analysis))
+            return
+        if self._want == "solve":
+            self._play_plan(list(analysis.plan))
+            return
+        plan, board = analysis.plan, self.board
+        if not plan:
+            self.say("Already solved.")
+        elif self.hint_stage == 1:
+            self.say(self._remaining_text(analysis))
+        elif self.hint_stage == 2:
+            board.hint_move = plan[0]
+            board.show()
+            self.say(f"Next: {board.describe(plan[0])}  (h again plays it)")
+        else:
+            text = board.describe(plan[0])
+            if self._play(plan[0], EntryKind.HINT):
+                self.say(f"Played: {text}")
+
+    def _remaining_text(self, analysis: Analysis) -> str:
+        n = len(analysis.plan or ())
+        moves = f"{n} move{'s' if n != 1 else ''}"
+        if self.entry.family == "sokoban":
+            pushes = self.game.rules.tally(analysis.plan or ()).pushes
+            moves += f" ({pushes} push{'es' if pushes != 1 else ''})"
+        unproven = "" if analysis.status is Status.OPTIMAL else " (not proven shortest)"
+        return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
+
+    def _dead_text(self, analysis: Analysis) -> str:
+        if analysis.status in (Status.BUDGET, Status.CANCELLED):
+            return "No plan found: the search ran out of room."
+        back = analysis.undo_to_solvable
+        if back:
+            return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."
+        return "Can't be solved from here, nor from any earlier position: this level has no solution."
+
+    def _play_plan(self, plan: list[Any]) -> None:
+        self._playing = plan
+        delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
+        self.say("Solving… (esc stops)")
+        self._solve_timer = self.set_interval(delay, self._animate_step)
+        self._refresh_keys()
+
+    def _animate_step(self) -> None:
+        if not self._playing:
+            self._stop_animation()
+            return
+        move = self._playing.pop(0)
+        if not self._play(move, EntryKind.SOLVE) or not self._playing:
+            self._stop_animation()
+            if self.game.is_solved():
+                self.say("Solved by the solver: every move is undoable.")
+
+    def _stop_animation(self) -> None:
+        self._playing = []
+        animation = getattr(self, "_solve_timer", None)
+        if animation is not None:
+            animation.stop()
+            self._solve_timer = None
+        self._refresh_keys()
+
+    def _stop_thinking(self) -> None:
+        """Cancel a running search or animation (escape, a new move, leaving)."""
+        self.workers.cancel_group(self, "analyse")
+        self._busy_since = None
+        self._stop_animation()
+        if self.is_mounted:
+            self._show_status()  # the spinner goes at once, not at the next tick
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker, state = event.worker, event.state
+        if state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        if worker.group == "analyse":
+            if worker.is_cancelled:
+                return
+            self._busy_since = None
+            self._refresh_keys()
+            if state is WorkerState.ERROR:
+                self.say(f"The solver failed: {worker.error}")
+            else:
+                self._answer(worker.result)
+        elif worker.group == "meter" and state is WorkerState.SUCCESS:
+            measured, value = worker.result
+            if measured == self.game.state:
+                self.meter_value = value
+        elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
+            key, par = worker.result
+            if par is not None and key == self.entry.key and self.entry.par is None:
+                self.store.remember_par(key, par)
+        self._show_status()
+
+    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
+    def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:
+        """Warm the solver's tables, then (cheaply, if possible) learn the par."""
+        worker = get_current_worker()
+        api.warm_up(entry.family, entry.level)
+        if not need_par or worker.is_cancelled or not self.app.learn_par:
+            return None
+        solution = api.solve(entry.family, entry.level, budget=PAR_BUDGET,
+                             should_stop=lambda: worker.is_cancelled)
+        if solution.status is not Status.OPTIMAL:
+            return None
+        book.learn(book.rules.initial_state(entry.level), solution.moves)
+        return entry.key, len(solution.moves)
+
+    def _start_meter(self) -> None:
+        state = self.game.state
+        known = self.book.get(state)
+        if known is not None:
+            self.meter_value = len(known)
+            return
+        self.meter_value = None
+        self._measure(self.entry.family, self.game.level, state, self.book)
+
+    @work(thread=True, exclusive=True, group="meter", exit_on_error=False)
+    def _measure(self, family: str, level: Any, state: Any, book: PlanBook) -> tuple:
+        worker = get_current_worker()
+        return state, distance(family, level, state, book, lambda: worker.is_cancelled, METER_BUDGET)
+

@@ -1,0 +1,335 @@
+"""The level browser: families -> packs (bundled and recent files) -> levels.
+
+Left, a tree of shelves by family; right, the chosen shelf's levels with par, the
+player's best and marks. `/` searches titles across every shelf. Opening a level
+pushes the board screen; coming back refreshes the marks.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
+
+from fewest.levels.base import LevelEntry
+from fewest.tui.catalog import Shelf, build_catalog, families_in, load_file_shelf, next_unsolved, par_of
+from fewest.tui.frontends import family_title
+from fewest.tui.progress import ProgressStore
+
+TREE_WIDTH = 28  # keep in step with #shelves in app.tcss
+PACK_WIDTH = 12
+MARK_WIDTH = 9
+
+
+class BrowserScreen(Screen):
+    BINDINGS = [
+        Binding("tab,shift+tab", "switch_pane", "Packs/levels", id="switch-pane"),
+        Binding("slash", "search", "Search", id="search"),
+        Binding("o", "open_file", "Open file", id="open-file"),
+        Binding("x", "forget_file", "Forget file", id="forget-file"),
+        Binding("escape", "clear_search", "Clear search", id="clear-search", show=False),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, store: ProgressStore, select_path: str | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.shelves: list[Shelf] = []
+        self.shelf_index = 0
+        self.query_text = ""
+        self._select_path = select_path  # a file to show first (`fewest play`)
+        self._rows: list[tuple[int, int]] = []  # table row -> (shelf, level index)
+        self._leaves: dict = {}  # shelf index -> its tree node
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with Horizontal(id="browser"):
+            tree: Tree[int] = Tree("Levels", id="shelves")
+            tree.show_root = False
+            tree.auto_expand = False  # enter on a family opens its first pack (see below)
+            yield tree
+            with Vertical(id="levels-pane"):
+                yield Input(placeholder="/ search level titles", id="search")
+                yield DataTable(id="levels", cursor_type="row", zebra_stripes=True)
+        yield Static(id="browser-message")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "fewest"
+        self.sub_title = "choose a level"
+        landing = self._select_path is None
+        self.reload()
+        if landing:
+            self._land()
+        self.query_one("#levels", DataTable).focus()
+
+    # ----- building the lists -------------------------------------------
+    def reload(self, select_path: str | None = None) -> None:
+        """Re-read the catalog (recent files from disk) and redraw both lists."""
+        self.shelves, errors = build_catalog(self.store)
+        select_path = select_path or self._select_path
+        self._select_path = None
+        if select_path is not None:
+            for i, shelf in enumerate(self.shelves):
+                if shelf.path == os.path.abspath(select_path):
+                    self.shelf_index = i
+        self.shelf_index = min(self.shelf_index, max(0, len(self.shelves) - 1))
+        self._fill_tree()
+        self._fill_table()
+        if errors:
+            self.say("\n".join(errors))
+
+    def _land(self) -> None:
+        """Start on the first family's first shelf with an unsolved level, on that level."""
+        order = families_in(self.shelves)
+        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0]]
+        for i in first:
+            entries = self.shelves[i].entries
+            if any(not self.store.level(e.key).solved for e in entries):
+                self.show_shelf(i, next_unsolved(entries, self.store))
+                return
+        if first:
+            self.show_shelf(first[0], 0)
+
+    def _shelf_label(self, shelf: Shelf) -> Text:
+        if shelf.error:
+            return Text.assemble(("✗ " if not self.app.ascii_only else "x ", "bold red"), shelf.title)
+        done = sum(self.store.level(e.key).solved for e in shelf.entries)
+        return Text.assemble(shelf.title, (f"  {done}/{len(shelf.entries)}", "dim"))
+
+    def _fill_tree(self) -> None:
+        tree = self.query_one("#shelves", Tree)
+        tree.clear()
+        self._leaves = {}
+        for family in [*families_in(self.shelves), None]:
+            members = [i for i, s in enumerate(self.shelves) if s.family == family]
+            if not members:
+                continue
+            label = family_title(family) if family else "Unreadable files"
+            node = tree.root.add(Text(label, style="bold"), expand=True)
+            for i in members:
+                self._leaves[i] = node.add_leaf(self._shelf_label(self.shelves[i]), data=i)
+        leaf = self._leaves.get(self.shelf_index)
+        if leaf is not None:
+            self.call_after_refresh(tree.move_cursor, leaf)
+
+    def _relabel_tree(self) -> None:
+        """New solved counts, same nodes: the tree's cursor stays where the player left it."""
+        for i, leaf in self._leaves.items():
+            leaf.set_label(self._shelf_label(self.shelves[i]))
+
+    def _mark(self, entry: LevelEntry) -> Text:
+        record = self.store.level(entry.key)
+        ascii_only = self.app.ascii_only
+        if record.solved and record.assisted:
+            return Text("assisted", style="italic yellow")
+        if record.solved:
+            return Text("solved" if ascii_only else "✓ solved", style="bold green")
+        if self.store.saved_game(entry.key) is not None:
+            return Text("started", style="cyan")
+        return Text("")
+
+    def _fill_table(self, cursor: int | None = None) -> None:
+        table = self.query_one("#levels", DataTable)
+        table.clear(columns=True)
+        searching = bool(self.query_text)
+        self.set_class(searching, "-searching")
+        title_width = self._title_width(searching)
+        if searching:
+            table.add_column("Pack", width=PACK_WIDTH)
+        table.add_column("#", width=3)
+        table.add_column("Title", width=title_width)
+        table.add_column("Par", width=4)
+        table.add_column("Best", width=4)
+        table.add_column("", width=MARK_WIDTH)
+        self._rows = []
+        for s, shelf in enumerate(self.shelves):
+            if not searching and s != self.shelf_index:
+                continue
+            for i, entry in enumerate(shelf.entries):
+                if searching and self.query_text not in entry.display_title().lower():
+                    continue
+                record = self.store.level(entry.key)
+                par = par_of(entry, self.store)
+                title = entry.display_title()
+                if len(title) > title_width:
+                    title = title[: title_width - 1] + "…"
+                row = [str(entry.index), title, "?" if par is None else str(par),
+                       "-" if record.best_moves is None else str(record.best_moves), self._mark(entry)]
+                if searching:
+                    row.insert(0, shelf.title[:PACK_WIDTH])
+                table.add_row(*row)
+                self._rows.append((s, i))
+        if cursor is not None and self._rows:
+            table.move_cursor(row=min(cursor, len(self._rows) - 1))
+        shelf = self.current_shelf
+        if searching:
+            self.say(f"{len(self._rows)} level(s) match {self.query_text!r}")
+        elif shelf is not None and shelf.error:
+            self.say(shelf.error)
+        elif shelf is not None:
+            where = shelf.path or "bundled"
+            self.say(f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}")
+
+    def _title_width(self, searching: bool) -> int:
+        """What the screen leaves for titles once the tree and the other columns are placed."""
+        fixed = 3 + 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3
+        fixed += PACK_WIDTH + 2 if searching else TREE_WIDTH  # a search hides the tree
+        return max(10, self.size.width - fixed)
+
+    def on_resize(self) -> None:
+        if self.shelves:
+            self._fill_table(cursor=self.query_one("#levels", DataTable).cursor_row)
+
+    @property
+    def current_shelf(self) -> Shelf | None:
+        return self.shelves[self.shelf_index] if self.shelves else None
+
+    def show_shelf(self, index: int, level: int = 0) -> None:
+        self.shelf_index = index
+        self._fill_table(cursor=level)
+        leaf = self._leaves.get(index)
+        tree = self.query_one("#shelves", Tree)
+        if leaf is not None and tree.cursor_node is not leaf:
+            self.call_after_refresh(tree.move_cursor, leaf)
+
+    def say(self, text: str) -> None:
+        self.query_one("#browser-message", Static).update(text)
+
+    # ----- events -----------------------------------------------------------
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        index = event.node.data
+        if not event.control.has_focus:  # the cursor was placed by us, not moved by the player
+            return
+        if index is not None and index != self.shelf_index and not self.query_text:
+            entries = self.shelves[index].entries
+            self.show_shelf(index, next_unsolved(entries, self.store) if entries else 0)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        node = event.node
+        if node.data is None and node.children:  # a family: go to its first pack
+            node.expand()
+            node = node.children[0]
+            event.control.move_cursor(node)
+            entries = self.shelves[node.data].entries
+            self.show_shelf(node.data, next_unsolved(entries, self.store) if entries else 0)
+        if node.data is not None:
+            self.query_one("#levels", DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if 0 <= event.cursor_row < len(self._rows):
+            shelf, level = self._rows[event.cursor_row]
+            self.open_level(shelf, level)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip().lower()
+        self._fill_table(cursor=0)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#levels", DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        table = self.query_one("#levels", DataTable)
+        self._relabel_tree()
+        self._fill_table(cursor=table.cursor_row)
+
+    # ----- actions ------------------------------------------------------------
+    def open_level(self, shelf_index: int, level: int) -> None:
+        from fewest.tui.board_screen import BoardScreen
+
+        shelf = self.shelves[shelf_index]
+        if shelf.is_file:  # re-read from disk: the file may have changed or vanished
+            fresh = load_file_shelf(shelf.path or "")
+            self.shelves[shelf_index] = fresh
+            if fresh.error or level >= len(fresh.entries):
+                self.say(fresh.error or f"{shelf.path} no longer has level {level + 1}")
+                self._relabel_tree()
+                self._fill_table()
+                return
+            shelf = fresh
+        self.shelf_index = shelf_index
+        if self.query_text:  # come back to the shelf, not the search
+            self.query_one("#search", Input).value = ""
+        def came_back(last: int | None) -> None:
+            if last is not None and self.shelf_index == shelf_index and not self.query_text:
+                self._fill_table(cursor=last)
+
+        self.app.push_screen(BoardScreen(shelf.entries, level, self.store, shelf.title), came_back)
+
+    def select_level(self, entry_source: str, index: int) -> None:
+        """Put the cursor on a level (after the board moved to another one)."""
+        for s, shelf in enumerate(self.shelves):
+            if shelf.entries and shelf.entries[0].source == entry_source:
+                self.shelf_index = s
+                self._fill_table(cursor=index)
+                return
+
+    def action_switch_pane(self) -> None:
+        """Between the tree of packs and the level table (the search box is reached with /)."""
+        tree = self.query_one("#shelves", Tree)
+        target = self.query_one("#levels", DataTable) if self.focused is tree else tree
+        if not target.display:  # searching hides the tree
+            target = self.query_one("#levels", DataTable)
+        target.focus()
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+        self.query_one("#levels", DataTable).focus()
+
+    def action_open_file(self) -> None:
+        def opened(path: str | None) -> None:
+            if path:
+                self.store.add_recent(path)
+                self.reload(select_path=path)
+                self.query_one("#levels", DataTable).focus()
+
+        self.app.push_screen(OpenFileScreen(), opened)
+
+    def action_forget_file(self) -> None:
+        shelf = self.current_shelf
+        if shelf is not None and shelf.path:
+            self.store.remove_recent(shelf.path)
+            self.shelf_index = 0
+            self.reload()
+            self.say(f"Removed {shelf.path} from the list (the file itself is untouched).")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "forget_file":
+            shelf = self.current_shelf
+            return True if shelf is not None and shelf.is_file else None
+        return True
+
+
+class OpenFileScreen(ModalScreen[str | None]):
+    """Ask for a level file's path; refuse (with the loader's message) files that don't load."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="open-cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="open-card"):
+            yield Static("Open a level file (any supported format)", id="open-title")
+            yield Input(placeholder="path/to/levels.xsb", id="open-path")
+            yield Static(id="open-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        path = os.path.expanduser(event.value.strip())
+        if not path:
+            return
+        shelf = load_file_shelf(path)
+        if shelf.error:
+            self.query_one("#open-error", Static).update(shelf.error)
+            return
+        self.dismiss(os.path.abspath(path))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

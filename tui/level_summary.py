@@ -1,0 +1,28 @@
+"""One-line descriptions of levels for `fewest check` and the app's browser."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def _family(level: Any) -> str:
+    return getattr(sys.modules[type(level).__module__], "NAME", "?")
+
+
+def describe(level: Any) -> str:
+    """Size and contents in a few words, e.g. `7x9 sokoban, 3 boxes`."""
+    family = _family(level)
+    if family == "sokoban":
+        return f"{level.width}x{level.height} sokoban, {len(level.boxes)} boxes"
+    if family == "traffic":
+        kind, target = level.goal
+        goal = f"exit {target}" if kind == "exit" else f"clear row {target}"
+        return f"{level.n}x{level.n} traffic, {len(level.cars)} cars, {goal}"
+    if family == "rotation":
+        return "rotation board"
+    if family == "shift":
+        return f"{level.rows}x{level.cols} shift, {bin(level.start).count('1')} pieces"
+    if family == "password":
+        return f"{level.rows}x{level.cols} password"
+    return family

@@ -1,0 +1,222 @@
+"""The player's progress on disk: plain Python, no Textual (the app calls it, tests drive it).
+
+Four small JSON files under the data directory, so damage to one never costs the others:
+
+    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par"}}}
+    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n}}}
+    recent.json    {"files": [path, ...]}            (newest first)
+    settings.json  {"settings": {"theme": ...}}
+
+Every write is atomic (temp file, fsync, os.replace). A file that does not parse is
+renamed `<name>.corrupt-<timestamp>` and the store starts that part afresh; what happened
+is queued in `messages` for the app to show. Disk errors are reported, never raised.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+RECENT_LIMIT = 20
+DATA_DIR_ENV = "FEWEST_DATA_DIR"
+
+# file stem -> the one top-level key its JSON object holds
+_FILES = {"progress": "levels", "games": "games", "recent": "files", "settings": "settings"}
+
+
+def default_data_dir() -> str:
+    """$FEWEST_DATA_DIR when set (tests isolate with it), else the platform's user data dir."""
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return env
+    import platformdirs
+
+    return platformdirs.user_data_dir("fewest")
+
+
+@dataclass
+class LevelRecord:
+    """What the browser shows for one level. `best_*` count only solves without help."""
+
+    solved: bool = False
+    assisted: bool = False  # solved, but only ever with hints / solve
+    best_moves: int | None = None
+    best_pushes: int | None = None
+    par: int | None = None  # proven optimal length learned while playing
+
+    @classmethod
+    def from_json(cls, data: Any) -> "LevelRecord | None":
+        """None for anything malformed (one bad record must not cost the rest)."""
+        if not isinstance(data, dict):
+            return None
+        record = cls()
+        for name, kind in (("solved", bool), ("assisted", bool)):
+            value = data.get(name, False)
+            if not isinstance(value, bool):
+                return None
+            setattr(record, name, value)
+        for name in ("best_moves", "best_pushes", "par"):
+            value = data.get(name)
+            if value is not None and (type(value) is not int or value < 0):
+                return None
+            setattr(record, name, value)
+        return record
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game: the mid-end's record plus the clock and hint count shown with it."""
+
+    record: dict
+    seconds: float = 0.0
+    hints: int = 0
+
+
+class ProgressStore:
+    def __init__(self, data_dir: str | None = None) -> None:
+        self.data_dir = data_dir or default_data_dir()
+        self.messages: list[str] = []  # problems the app should show once
+        self._data: dict[str, dict] = {stem: self._load(stem) for stem in _FILES}
+        self.levels: dict[str, LevelRecord] = {}
+        for key, raw in self._data["progress"].items():
+            record = LevelRecord.from_json(raw)
+            if record is not None and isinstance(key, str):
+                self.levels[key] = record
+
+    # ----- levels -------------------------------------------------------
+    def level(self, key: str) -> LevelRecord:
+        return self.levels.get(key) or LevelRecord()
+
+    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool) -> bool:
+        """Note a finished level; True when it is a new personal best (unassisted only)."""
+        record = self.levels.setdefault(key, LevelRecord())
+        first_own = not record.solved or record.assisted
+        record.solved = True
+        improved = False
+        if assisted:
+            record.assisted = record.assisted or first_own
+        else:
+            record.assisted = False
+            best = (record.best_moves, record.best_pushes)
+            if best[0] is None or (moves, pushes) < (best[0], best[1] or 0):
+                record.best_moves, record.best_pushes = moves, pushes
+                improved = True
+        self._save_levels()
+        return improved
+
+    def remember_par(self, key: str, par: int) -> None:
+        record = self.levels.setdefault(key, LevelRecord())
+        if record.par != par:
+            record.par = par
+            self._save_levels()
+
+    def _save_levels(self) -> None:
+        self._data["progress"] = {k: asdict(v) for k, v in self.levels.items()}
+        self._write("progress")
+
+    # ----- unfinished games ---------------------------------------------
+    def saved_game(self, key: str) -> SavedGame | None:
+        raw = self._data["games"].get(key)
+        if not isinstance(raw, dict) or not isinstance(raw.get("record"), dict):
+            return None
+        seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
+        return SavedGame(
+            raw["record"],
+            float(seconds) if isinstance(seconds, (int, float)) else 0.0,
+            hints if type(hints) is int else 0,
+        )
+
+    def save_game(self, key: str, game: SavedGame) -> None:
+        self._data["games"][key] = asdict(game)
+        self._write("games")
+
+    def drop_game(self, key: str) -> None:
+        if self._data["games"].pop(key, None) is not None:
+            self._write("games")
+
+    # ----- recent files -------------------------------------------------
+    @property
+    def recent(self) -> list[str]:
+        files = self._data["recent"].get("list", [])
+        return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
+
+    def add_recent(self, path: str) -> None:
+        path = os.path.abspath(path)
+        files = [path] + [f for f in self.recent if f != path]
+        self._data["recent"]["list"] = files[:RECENT_LIMIT]
+        self._write("recent")
+
+    def remove_recent(self, path: str) -> None:
+        self._data["recent"]["list"] = [f for f in self.recent if f != path]
+        self._write("recent")
+
+    # ----- settings -----------------------------------------------------
+    def setting(self, name: str, default: Any = None) -> Any:
+        return self._data["settings"].get(name, default)
+
+    def set_setting(self, name: str, value: Any) -> None:
+        self._data["settings"][name] = value
+        self._write("settings")
+
+    # ----- disk ---------------------------------------------------------
+    def path(self, stem: str) -> str:
+        return os.path.join(self.data_dir, stem + ".json")
+
+    def _load(self, stem: str) -> dict:
+        """The file's inner object; {} when missing; a damaged file is moved aside."""
+        path = self.path(stem)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (FileNotFoundError, NotADirectoryError):
+            return {}  # nothing saved yet (a bad data dir is reported when we first write)
+        except OSError as exc:
+            self.messages.append(f"Cannot read {path}: {exc.strerror or exc}")
+            return {}
+        except ValueError as exc:  # JSONDecodeError and bad UTF-8 alike
+            self._move_aside(path, f"it is not valid JSON ({exc})")
+            return {}
+        inner = data.get(_FILES[stem]) if isinstance(data, dict) else None
+        if stem == "recent":  # {"files": [...]} is kept as {"list": [...]} in memory
+            inner = {"list": inner} if isinstance(inner, list) else None
+        if not isinstance(inner, dict):
+            self._move_aside(path, "it does not have the expected layout")
+            return {}
+        return inner
+
+    def _move_aside(self, path: str, why: str) -> None:
+        aside = f"{path}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}"
+        try:
+            os.replace(path, aside)
+            self.messages.append(f"{os.path.basename(path)} was unreadable: {why}. "
+                                 f"Moved it to {aside} and started afresh.")
+        except OSError as exc:
+            self.messages.append(f"{path} is unreadable ({why}) and could not be moved: {exc}")
+
+    def _write(self, stem: str) -> None:
+        inner: Any = self._data[stem]
+        if stem == "recent":
+            inner = inner.get("list", [])
+        payload = json.dumps({_FILES[stem]: inner, "version": 1}, indent=1, sort_keys=True)
+        path = self.path(stem)
+        try:
+            os.makedirs(self.data_dir, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=self.data_dir)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(payload)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(temp, path)
+            except BaseException:
+                if os.path.exists(temp):
+                    os.unlink(temp)
+                raise
+        except OSError as exc:
+            message = f"Cannot save {path}: {exc.strerror or exc}"
+            if message not in self.messages:
+                self.messages.append(message)

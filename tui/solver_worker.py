@@ -1,0 +1,133 @@
+"""The thinking behind hints and solve, as plain functions run in a Textual thread worker.
+
+`analyse` answers "what is the shortest way on from this position?", and when there
+is none, "how many undos back to a position that can still be solved?". Proven plans
+are kept in a `PlanBook` (state -> optimal remaining plan); the tail of an optimal
+plan is optimal too, so following a hint costs no new search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from fewest.solvers import api
+from fewest.solvers.control import Budget, Progress
+from fewest.solvers.solution import Solution, Status
+
+# A hint may run as long as the player lets it (escape cancels), but never eats the machine.
+HINT_BUDGET = Budget(memory_bytes=1_500_000_000)
+METER_BUDGET = Budget(seconds=2.0, memory_bytes=500_000_000)
+PAR_BUDGET = Budget(seconds=3.0, memory_bytes=500_000_000)
+
+
+class PlanBook:
+    """Proven-optimal remaining plans by state, for one level."""
+
+    def __init__(self, rules: Any, level: Any) -> None:
+        self.rules = rules
+        self.level = level
+        self._plans: dict[Any, tuple] = {}
+
+    def get(self, state: Any) -> tuple | None:
+        return self._plans.get(state)
+
+    def __contains__(self, state: Any) -> bool:
+        return state in self._plans
+
+    def learn(self, state: Any, moves: Sequence[Any]) -> None:
+        """Store an optimal plan and every tail of it (states along the way)."""
+        moves = tuple(moves)
+        for i in range(len(moves) + 1):
+            if state in self._plans and len(self._plans[state]) <= len(moves) - i:
+                break  # already known from here on
+            self._plans[state] = moves[i:]
+            if i < len(moves):
+                state = self.rules.apply(self.level, state, moves[i])
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the hint line needs about one position."""
+
+    state: Any
+    plan: tuple | None = None  # a proven-optimal plan from `state`, when one exists
+    status: Status = Status.OPTIMAL
+    dead: bool = False  # no plan exists from here (proven, or a known deadlock)
+    undo_to_solvable: int | None = None  # undos back to the latest solvable position
+
+
+def _is_dead(family: str, level: Any, state: Any) -> bool:
+    """Cheap deadlock test (Sokoban only): True means certainly unsolvable."""
+    if family != "sokoban":
+        return False
+    from fewest.solvers.sokoban_deadlock import is_dead
+
+    return bool(is_dead(level, state))
+
+
+def analyse(
+    family: str,
+    level: Any,
+    state: Any,
+    history: Sequence[Any],
+    book: PlanBook,
+    should_stop: Callable[[], bool],
+    on_progress: Callable[[Progress], None] | None = None,
+    budget: Budget = HINT_BUDGET,
+) -> Analysis:
+    """The shortest remaining plan from `state`; `history` holds the earlier positions, oldest first."""
+    known = book.get(state)
+    if known is not None:
+        return Analysis(state, known)
+    if _is_dead(family, level, state):
+        solution: Solution | None = None
+    else:
+        solution = api.solve(family, level, state, budget=budget,
+                             should_stop=should_stop, on_progress=on_progress)
+        if solution.status is Status.OPTIMAL:
+            book.learn(state, solution.moves)
+            return Analysis(state, tuple(solution.moves))
+        if solution.status is not Status.UNSOLVABLE:
+            plan = tuple(solution.moves) if solution.solved else None
+            return Analysis(state, plan, solution.status)
+    back = undo_distance(family, level, history, book, should_stop, on_progress, budget)
+    return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back)
+
+
+def undo_distance(
+    family: str,
+    level: Any,
+    history: Sequence[Any],
+    book: PlanBook,
+    should_stop: Callable[[], bool],
+    on_progress: Callable[[Progress], None] | None,
+    budget: Budget,
+) -> int | None:
+    """Undos back to the latest solvable earlier position (None: none is, or we could not tell)."""
+    for back, state in enumerate(reversed(history), 1):
+        if state in book:
+            return back
+        if _is_dead(family, level, state):
+            continue
+        solution = api.solve(family, level, state, budget=budget,
+                             should_stop=should_stop, on_progress=on_progress)
+        if solution.status is Status.OPTIMAL:
+            book.learn(state, solution.moves)
+            return back
+        if solution.status is not Status.UNSOLVABLE:
+            return None  # cancelled or out of budget: we can't say
+    return None
+
+
+def distance(family: str, level: Any, state: Any, book: PlanBook,
+             should_stop: Callable[[], bool], budget: Budget) -> int | None:
+    """Exact moves to solved for the live meter (None: unsolvable or too slow to know)."""
+    known = book.get(state)
+    if known is not None:
+        return len(known)
+    solution = api.solve(family, level, state, budget=budget, should_stop=should_stop)
+    if solution.status is Status.OPTIMAL:
+        book.learn(state, solution.moves)
+        return len(solution.moves)
+    return None

@@ -1,0 +1,66 @@
+"""The board's status line: counters, par, best, hints, timer; a spinner or meter on the right."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+ASCII_SPINNER = "|/-\\"
+
+
+def clock_text(seconds: float) -> str:
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
+
+
+@dataclass(frozen=True)
+class StatusFacts:
+    moves: int
+    pushes: int | None  # None: the family has no pushes
+    par: int | None
+    best: int | None
+    hints: int
+    seconds: float | None  # None hides the timer
+
+
+class StatusBar(Static):
+    """One line: the counters on the left, what the solver is doing on the right.
+
+    Redrawn only when its text changes, and without a layout pass (its size never changes):
+    the board ticks ten times a second while a solver runs.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._shown: tuple | None = None
+
+    def show(self, facts: StatusFacts, activity: str) -> None:
+        key = (facts, activity, self.size.width)
+        if key == self._shown:
+            return
+        self._shown = key
+        text = Text(no_wrap=True, overflow="crop")
+
+        def field(label: str, value: object) -> None:
+            if text:
+                text.append("  ")
+            text.append(f"{label} ", style="dim")
+            text.append(str(value), style="bold")
+
+        field("Moves", facts.moves)
+        if facts.pushes is not None:
+            field("Pushes", facts.pushes)
+        field("Par", "?" if facts.par is None else facts.par)
+        field("Best", "-" if facts.best is None else facts.best)
+        field("Hints", facts.hints)
+        if facts.seconds is not None:
+            field("Time", clock_text(facts.seconds))
+        if activity:
+            gap = max(2, self.content_region.width - len(text) - len(activity))
+            text.append(" " * gap)
+            text.append(activity, style="bold")
+        self.update(text, layout=False)
