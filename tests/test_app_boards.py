@@ -187,3 +187,21 @@ async def test_mouse_picks_up_and_drops_a_piece_and_rotates_by_label(tmp_path):
         assert side == "top"
         await pilot.click(screen.board, offset=(1 + MARGIN_X + line * PITCH_X + 2, 0))
         assert str(screen.game.entries[-1].move) == "B"
+
+
+async def test_keymap_in_settings_remaps_a_binding_by_id(tmp_path):
+    from fewest.tui.progress import ProgressStore
+
+    ProgressStore(str(tmp_path / "data")).set_setting("keymap", {"undo": "f5", "redo": "f6"})
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        game = board_screen(app).game
+        start = game.state
+        await pilot.press(*ONE_MOVE["rotation"])
+        after = game.state
+        await pilot.press("f5")
+        assert game.state == start
+        await pilot.press("f6")
+        assert game.state == after
+        await pilot.press("u")  # the default key now does nothing
+        assert game.state == after

@@ -55,6 +55,7 @@ class FewestApp(App):
         theme = self.store.setting("theme", THEMES[0])
         self.theme = theme if theme in self.available_themes else THEMES[0]
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self._apply_keymap()
         source = self.entries[0].source if self.entries else None
         browser = BrowserScreen(self.store, select_path=source)
         self.push_screen(browser)
@@ -69,6 +70,18 @@ class FewestApp(App):
             self.push_screen(BoardScreen(self.entries, index, self.store, title), came_back)
         self.show_store_messages()
         self.set_interval(1.0, self.show_store_messages)
+
+    def _apply_keymap(self) -> None:
+        """User key remapping: settings.json {"settings": {"keymap": {"hint": "f1", ...}}},
+        binding id -> comma-separated keys (the ids are listed in the help screen)."""
+        keymap = self.store.setting("keymap", {})
+        if isinstance(keymap, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in keymap.items()
+        ):
+            self.set_keymap(keymap)
+        elif keymap:
+            self.notify("settings.json: keymap must map binding ids to keys; ignored",
+                        severity="warning", timeout=12)
 
     def show_store_messages(self) -> None:
         """Problems the progress store met (a corrupt file moved aside, a failed save)."""
