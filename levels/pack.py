@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.base import Format, LevelEntry, LevelFormatError
 
 EXTENSION = ".fewest"
 _HEADER = re.compile(r"^([A-Z][A-Za-z-]*):\s*(.*)$")
@@ -142,3 +142,16 @@ def write_pack(entries: Sequence[LevelEntry], codec: Codec, title: str = "") -> 
             out.append(f"{key}: {value}")
         out.extend(codec.format_body(entry.level))
     return "\n".join(out) + "\n"
+
+
+def pack_format(codec: Codec, name: str) -> Format:
+    """A family's `.fewest` pack as a Format: recognised by its Family line, read and written."""
+    return Format(
+        name=name,
+        family=codec.family,
+        extensions=(EXTENSION,),
+        sniff=lambda text: sniff_family(text) == codec.family,
+        read=lambda text, source="<text>": read_pack(text, source, codec),
+        write=lambda entries: write_pack(entries, codec),
+    )
+

@@ -208,23 +208,12 @@ def format_body(level: Level) -> list[str]:
 CODEC = pack.Codec(NAME, parse_body, format_body)
 
 
-def read_pack(text: str, source: str = "<text>") -> list[LevelEntry]:
-    return pack.read_pack(text, source, CODEC)
-
-
-def write_pack(entries: Sequence[LevelEntry]) -> str:
-    return pack.write_pack(entries, CODEC)
+PACK_FORMAT = pack.pack_format(CODEC, PACK)
+read_pack, write_pack = PACK_FORMAT.read, PACK_FORMAT.write
 
 
 FORMATS: tuple[Format, ...] = (
-    Format(
-        name=PACK,
-        family=NAME,
-        extensions=(pack.EXTENSION,),
-        sniff=lambda text: pack.sniff_family(text) == NAME,
-        read=read_pack,
-        write=write_pack,
-    ),
+    PACK_FORMAT,
     Format(
         name=CONTEST,
         family=NAME,

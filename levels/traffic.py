@@ -78,12 +78,7 @@ def read_database(text: str, source: str) -> list[LevelEntry]:
 CODEC = pack.Codec(NAME, traffic_grid.parse_body, traffic_grid.format_body)
 
 FORMATS: tuple[Format, ...] = (
-    Format(
-        "traffic-pack", NAME, (pack.EXTENSION,),
-        sniff=lambda text: pack.sniff_family(text) == NAME,
-        read=lambda text, source: pack.read_pack(text, source, CODEC),
-        write=lambda entries: pack.write_pack(entries, CODEC),
-    ),
+    pack.pack_format(CODEC, "traffic-pack"),
     Format(
         traffic_grid.FORMAT_NAME, NAME, (".traffic", ".grid"),
         traffic_grid.sniff, traffic_grid.read, traffic_grid.write,
