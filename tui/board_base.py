@@ -16,11 +16,26 @@ from typing import Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Region, Spacing
 from textual.message import Message
 from textual.widget import Widget
 
 from fewest.engine.game import Game
+
+
+ARROW_KEYS = (("left", "←"), ("up", "↑"), ("right", "→"), ("down", "↓"))
+
+
+def arrow_bindings(action: str, codes: str, label: str, id_prefix: str,
+                   group: Binding.Group) -> list[Binding]:
+    """The four arrow keys calling `action('<code>')`, codes given in left-up-right-down order;
+    `label` and `id_prefix` get the direction's word (e.g. "Cursor left", id "shift-cursor-left")."""
+    return [
+        Binding(key, f"{action}('{code}')", f"{label} {key}", id=f"{id_prefix}{key}",
+                group=group, key_display=display)
+        for (key, display), code in zip(ARROW_KEYS, codes)
+    ]
 
 
 def want_ascii() -> bool:

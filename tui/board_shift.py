@@ -12,7 +12,7 @@ from typing import Any
 from textual.binding import Binding
 
 from fewest.engine import shift
-from fewest.tui.board_base import BoardView, Canvas
+from fewest.tui.board_base import BoardView, Canvas, arrow_bindings
 
 CELL_X, CELL_Y = 4, 2
 WORDS = {"u": "up", "d": "down", "l": "left", "r": "right"}
@@ -22,20 +22,12 @@ GLYPHS = {"piece": ("●", "O"), "empty": ("·", "."), "target": ("○", "o")}
 CURSOR = Binding.Group("Cursor", compact=True)
 
 
-def _cursor(key: str, direction: str, display: str) -> Binding:
-    return Binding(key, f"cursor('{direction}')", f"Cursor {WORDS[direction]}",
-                   id=f"shift-cursor-{WORDS[direction]}", group=CURSOR, key_display=display)
-
-
 class ShiftBoard(BoardView):
     FAMILY = "shift"
     COMPONENT_CLASSES = {"board--piece", "board--piece-home", "board--target", "board--empty",
                          "board--held", "board--frame"}
     BINDINGS = [
-        _cursor("left", "l", "←"),
-        _cursor("up", "u", "↑"),
-        _cursor("right", "r", "→"),
-        _cursor("down", "d", "↓"),
+        *arrow_bindings("cursor", "lurd", "Cursor", "shift-cursor-", CURSOR),
         Binding("space,enter", "grab", "Grab/drop", id="shift-grab", key_display="space",
                 tooltip="Pick up the piece under the cursor; again, drop it on an empty neighbour"),
     ]

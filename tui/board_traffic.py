@@ -12,7 +12,7 @@ from typing import Any
 from textual.binding import Binding
 
 from fewest.engine import traffic
-from fewest.tui.board_base import BoardView, Canvas
+from fewest.tui.board_base import BoardView, Canvas, arrow_bindings
 
 CELL_X, CELL_Y = 4, 2  # characters per cell across and down (one of each is the gap between cars)
 CAR_COLOURS = 6
@@ -20,11 +20,6 @@ WORDS = {"L": "left", "R": "right", "U": "up", "D": "down"}
 ARROWS = {"L": ("◀", "<"), "R": ("▶", ">"), "U": ("▲", "^"), "D": ("▼", "v")}
 FRAME = ("┌┐└┘─│", "++++-|")
 SLIDE = Binding.Group("Slide", compact=True)
-
-
-def _slide(key: str, direction: str, display: str) -> Binding:
-    return Binding(key, f"slide('{direction}')", f"Slide the car {WORDS[direction]}",
-                   id=f"traffic-{WORDS[direction]}", group=SLIDE, key_display=display)
 
 
 class TrafficBoard(BoardView):
@@ -35,10 +30,7 @@ class TrafficBoard(BoardView):
         Binding("tab", "select(1)", "Car", id="traffic-next-car", tooltip="Select the next car"),
         Binding("shift+tab", "select(-1)", "Prev car", id="traffic-previous-car", show=False,
                 tooltip="Select the previous car"),
-        _slide("left", "L", "←"),
-        _slide("up", "U", "↑"),
-        _slide("right", "R", "→"),
-        _slide("down", "D", "↓"),
+        *arrow_bindings("slide", "LURD", "Slide the car", "traffic-", SLIDE),
     ]
     HELP_NOTES = (
         "Click a car to select it; click an empty cell in its lane to slide it there.",
