@@ -199,3 +199,17 @@ def test_installed_command_runs_as_a_process():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "Minsta antal kommandon: 41\n"
+
+
+def test_bench_quick_prints_a_row_per_family_asked(capsys):
+    code, out, _ = run(capsys, "bench", "--quick", "shift", "rotation")
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()}
+    assert "shift" in rows and "rotation" in rows and "traffic" not in rows
+    assert "faster" in rows["shift"] and "!!" not in out  # every answer proven and matching
+    assert "start-up" in out
+
+
+def test_bench_unknown_family_exit_2(capsys):
+    code, _, err = run(capsys, "bench", "chess")
+    assert code == 2 and "chess" in err
