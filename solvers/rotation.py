@@ -1,7 +1,8 @@
 """Exact rotation solver: one table lookup per candidate move.
 
 The distance of a board is the least, over its digits, of the distance of
-that digit's cell mask in the shared table (`rotation_table`). The contest's
+that digit's cell mask in the shared tables (`rotation_distances`; only the
+tables of the board's digit counts are loaded or built). The contest's
 answer, the lexicographically smallest of the shortest plans, then follows
 greedily: from distance D, play the first move A..H after which the board's
 distance is D - 1. (Plans of length D starting with move m exist exactly when
@@ -24,7 +25,8 @@ from fewest.engine import rotation as rules
 from fewest.engine.base import replay
 from fewest.engine.rotation import CENTRE, DIGITS, MOVES, Level, State
 from fewest.solvers.control import Control, Stopped
-from fewest.solvers.rotation_table import DistanceTable, UNREACHABLE, shared_table
+from fewest.solvers.rotation_distances import DistanceTable, shared_table
+from fewest.solvers.rotation_masks import GOAL_CELLS, image, rank
 from fewest.solvers.search import RulesProblem, idastar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 
@@ -36,7 +38,7 @@ def digit_masks(state: State) -> dict[int, int]:
     masks: dict[int, int] = {}
     for cell, digit in enumerate(state.cells):
         masks[digit] = masks.get(digit, 0) | 1 << cell
-    return {d: m for d, m in sorted(masks.items()) if m.bit_count() >= len(CENTRE)}
+    return {d: m for d, m in sorted(masks.items()) if m.bit_count() >= GOAL_CELLS}
 
 
 def lexicographic_plan(
@@ -44,23 +46,28 @@ def lexicographic_plan(
 ) -> tuple[tuple, int]:
     """(moves, digit): the lexicographically smallest shortest plan and the digit it centres."""
     masks = digit_masks(state)
-    depth = table.board_distance(masks.values())
-    if depth >= UNREACHABLE:  # impossible with 24 cells and 3 digits, kept for honesty
+    current = list(masks.values())
+    if not current:  # impossible with 24 cells and 3 digits, kept for honesty
         raise ValueError("board cannot be solved")
+    # Each digit's table once (moves keep the counts): the loop below is the hot path.
+    table.require([m.bit_count() for m in current], None if control is None else control.check)
+    tables = [table.raw(m.bit_count()) for m in current]
+    distances = [t[rank(m)] for t, m in zip(tables, current)]
+    depth = min(distances)
     plan = []
     while depth:
         if control is not None:
             control.tick()
         for number, move in enumerate(MOVES):
-            after = {d: table.image(m, number) for d, m in masks.items()}
-            if table.board_distance(after.values()) == depth - 1:
-                masks, depth = after, depth - 1
+            after = [image(m, number) for m in current]
+            distances = [t[rank(m)] for t, m in zip(tables, after)]
+            if min(distances) < depth:
+                current, depth = after, depth - 1
                 plan.append(move)
                 break
         else:
             raise AssertionError("distance table is inconsistent")
-    digit = next(d for d, m in masks.items() if table.distance(m) == 0)
-    return tuple(plan), digit
+    return tuple(plan), list(masks)[distances.index(0)]
 
 
 def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
@@ -68,8 +75,7 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
     if done is not None:  # no table needed to know that nothing is needed
         return Solution(Status.OPTIMAL, (), _stats(control), {"digit": done})
     try:
-        table = shared_table(control.check)
-        moves, digit = lexicographic_plan(table, state, control)
+        moves, digit = lexicographic_plan(shared_table(), state, control)
     except Stopped as stop:
         return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
     control.bound = len(moves)
@@ -77,8 +83,13 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
 
 
 def warm_up(level: Level | None = None) -> None:
-    """Load (or build once and cache) the distance table, so every later hint is a lookup."""
-    shared_table()
+    """Load (or build once and cache) the tables of the level's digit counts (8/8/8 without a
+    level), so every later hint is a lookup: moves never change the counts."""
+    if level is None:
+        counts = [GOAL_CELLS]
+    else:
+        counts = [m.bit_count() for m in digit_masks(rules.initial_state(level)).values()]
+    shared_table().require(counts)
 
 
 def centre_heuristic(state: State) -> int:

@@ -1,25 +1,26 @@
-"""The rotation solver: the distance table proven by its own equation, then checked against
-IDA* and the oracle BFS (plan string AND digit) on thousands of seeded boards.
+"""The rotation solver: checked against IDA* and the oracle BFS (plan string AND digit) on
+thousands of seeded boards (the tables themselves: tests/test_rotation_table.py).
 
-The table is built once for this module in a temporary cache directory, so nothing here
+The tables are built for this module in a temporary cache directory, so nothing here
 depends on (or writes to) the user's cache.
 """
 
 import random
 from importlib import resources
 
-import numpy as np
 import pytest
 
 from fewest.engine import rotation as rules
 from fewest.engine.base import format_plan, parse_plan
-from fewest.levels import rotation as files
 from fewest.levels import read_text
+from fewest.levels import rotation as files
 from fewest.solvers import api
 from fewest.solvers import rotation as solver
-from fewest.solvers import rotation_table as table_module
-from fewest.solvers.control import Budget, Control
+from fewest.solvers import rotation_cache as cache
+from fewest.solvers import rotation_distances as distances
+from fewest.solvers.control import Control
 from fewest.solvers.solution import Status
+
 from tests.oracle import replay_length, shortest_plan
 
 RULE_BOOK = [
@@ -35,10 +36,11 @@ COUNTS = [(8, 8, 8), (9, 7, 8), (10, 10, 4), (12, 6, 6), (3, 11, 10), (16, 4, 4)
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(table_module.CACHE_ENV, str(tmp_path_factory.mktemp("rotation-cache")))
-        table_module.forget_shared_table()
+        patch.setenv(cache.CACHE_ENV, str(tmp_path_factory.mktemp("rotation-cache")))
+        distances.forget_shared_table()
         solver.warm_up(None)
-        yield table_module.shared_table()
+        yield distances.shared_table()
+        distances.forget_shared_table()
 
 
 def board(text):
@@ -54,37 +56,6 @@ def answer(level, state=None):
 
 def depth(table, level):
     return table.board_distance(solver.digit_masks(rules.initial_state(level)).values())
-
-
-# ----- the table is exact ---------------------------------------------------------
-def test_table_satisfies_its_defining_equation(table):
-    """dist = 0 exactly on the goal masks, else 1 + the least over the eight moves; 255
-    exactly on masks with fewer than 8 cells. Its only solution is the true distance."""
-    dist = table.dist
-    masks = np.arange(table_module.MASKS, dtype=np.uint32)
-    best = np.full(masks.shape, 255, dtype=np.uint8)
-    for move in range(8):
-        best = np.minimum(best, dist[table_module.move_images(masks, move)])
-    goal = (masks & table_module.CENTRE_MASK) == table_module.CENTRE_MASK
-    assert np.array_equal(dist == 0, goal)
-    finite = (dist < 255) & ~goal
-    assert np.array_equal(dist[finite].astype(np.int16), best[finite].astype(np.int16) + 1)
-    popcount = np.zeros(masks.shape, dtype=np.uint8)
-    for bit in range(24):
-        popcount += ((masks >> np.uint32(bit)) & np.uint32(1)).astype(np.uint8)
-    assert np.array_equal(dist == 255, popcount < 8)
-    assert int(dist[finite].max()) == 14  # one digit's 8 cells, worst placed
-
-
-def test_mask_images_follow_the_engine(table):
-    rng = random.Random(7)
-    for _ in range(300):
-        level = solver.random_board(rng, rng.choice(COUNTS[:6]))
-        state = rules.initial_state(level)
-        for number, move in enumerate(rules.MOVES):
-            after = solver.digit_masks(rules.apply(level, state, move))
-            before = solver.digit_masks(state)
-            assert {d: table.image(m, number) for d, m in before.items()} == after
 
 
 # ----- answers ----------------------------------------------------------------------
@@ -221,62 +192,3 @@ def test_bench_cases_are_seeded_and_shallow_when_quick(table):
     assert all(1 <= depth(table, level) <= 7 for _, level, _ in quick)
     assert all(state == rules.initial_state(level) for _, level, state in quick)
     assert len(solver.bench_cases(False)) > len(quick)
-
-
-# ----- the cache --------------------------------------------------------------------
-def test_cache_file_holds_the_table(table, tmp_path):
-    path = tmp_path / table_module.CACHE_NAME
-    table_module.write_cache(path, table.dist)
-    assert np.array_equal(table_module.read_cache(path), table.dist)
-    assert not list(tmp_path.glob("*.tmp"))
-
-
-def test_damaged_cache_files_are_never_trusted(table, tmp_path):
-    path = tmp_path / table_module.CACHE_NAME
-    table_module.write_cache(path, table.dist)
-    good = path.read_bytes()
-    header_end = good.index(b"\n", len(b"fewest rotation distances 1\n")) + 1
-    damaged = {
-        "truncated": good[: len(good) // 2],
-        "header only": good[:header_end],
-        "flipped payload byte": good[:-100] + bytes([good[-100] ^ 0x40]) + good[-99:],
-        "wrong digest": good.replace(b'"sha256": "', b'"sha256": "0', 1),
-        "other rules": good.replace(b'"rules": "', b'"rules": "x', 1),
-        "not json": good[:30] + b"{" + good[31:],
-        "garbage": b"\x00" * 1000,
-        "empty": b"",
-    }
-    for what, data in damaged.items():
-        assert data != good, what
-        path.write_bytes(data)
-        assert table_module.read_cache(path) is None, what
-    assert table_module.read_cache(tmp_path / "missing.bin") is None
-
-
-def test_corrupted_cache_is_rebuilt_and_rewritten(table, tmp_path):
-    path = tmp_path / table_module.CACHE_NAME
-    path.write_bytes(b"fewest rotation distances 1\n{}\nnot a table")
-    rebuilt = table_module.load_or_build(tmp_path)
-    assert np.array_equal(rebuilt, table.dist)
-    assert np.array_equal(table_module.read_cache(path), table.dist)
-
-
-def test_environment_variable_chooses_the_cache_directory(monkeypatch, tmp_path):
-    monkeypatch.setenv(table_module.CACHE_ENV, str(tmp_path))
-    assert table_module.cache_dir() == tmp_path
-    monkeypatch.delenv(table_module.CACHE_ENV)
-    assert table_module.cache_dir().name  # the platform's user cache directory
-
-
-def test_cancel_while_building_is_honest(table, monkeypatch, tmp_path):
-    monkeypatch.setenv(table_module.CACHE_ENV, str(tmp_path))
-    table_module.forget_shared_table()
-    try:
-        level = board(RULE_BOOK[0][0])
-        stopped = api.solve("rotation", level, should_stop=lambda: True)
-        assert stopped.status is Status.CANCELLED and stopped.moves == ()
-        out_of_time = api.solve("rotation", level, budget=Budget(seconds=0.0))
-        assert out_of_time.status is Status.BUDGET
-        assert not (tmp_path / table_module.CACHE_NAME).exists()
-    finally:
-        table_module.forget_shared_table()  # later tests reload the module's cached table
