@@ -8,6 +8,9 @@ corrupted, for another k or from other rules is detected, ignored and rebuilt,
 never trusted. An unwritable cache directory only costs a rebuild per process.
 
 Tables travel as bytes (one distance per rank): reading them needs no numpy.
+The k = 8 table (every board with 8 of each digit) also ships in the package
+(solvers/data/), in the same checked format, so a fresh install answers those
+boards without building anything.
 """
 
 from __future__ import annotations
@@ -40,6 +43,11 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("fewest"))
+
+
+def packaged_path(k: int) -> Path:
+    """Where a table shipped inside the package would be (only k = 8 is shipped)."""
+    return Path(__file__).resolve().parent / "data" / cache_name(k)
 
 
 def rules_digest() -> str:
@@ -102,6 +110,8 @@ def load_or_build(
     """Table k from the cache if it is intact, else a fresh build (saved when writable)."""
     path = (cache_dir() if directory is None else Path(directory)) / cache_name(k)
     raw = read_cache(path, k)
+    if raw is None:
+        raw = read_cache(packaged_path(k), k)
     if raw is None:
         from fewest.solvers.rotation_table import build  # numpy: only when building
 

@@ -23,6 +23,13 @@ from fewest.solvers.solution import Status
 BOARD = rules.make_level(int(t) for t in "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3".split())
 
 
+@pytest.fixture(autouse=True)
+def without_the_shipped_table(request, monkeypatch, tmp_path):
+    """These tests are about building and caching: hide the k=8 table the package ships."""
+    if "shipped" not in request.node.name:
+        monkeypatch.setattr(cache, "packaged_path", lambda k: tmp_path / "not-shipped" / cache.cache_name(k))
+
+
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     """A private table (not the shared one) over its own cache directory."""
@@ -168,3 +175,23 @@ def test_environment_variable_chooses_the_cache_directory(monkeypatch, tmp_path)
     assert cache.cache_dir() == tmp_path
     monkeypatch.delenv(cache.CACHE_ENV)
     assert cache.cache_dir().name  # the platform's user cache directory
+
+
+def test_the_shipped_k8_table_is_intact_and_equals_a_fresh_build():
+    from fewest.solvers.rotation_cache import packaged_path, read_cache
+    from fewest.solvers.rotation_table import build
+
+    shipped = read_cache(packaged_path(8), 8)
+    assert shipped is not None, "solvers/data/ must ship the k=8 table in the checked format"
+    assert shipped == build(8).tobytes()
+
+
+def test_a_fresh_install_answers_8_8_8_boards_from_the_shipped_table(tmp_path, monkeypatch):
+    def no_build(*args, **kwargs):
+        raise AssertionError("the shipped k=8 table should have been used")
+
+    monkeypatch.setattr(table_module, "build", no_build)
+    raw = cache.load_or_build(8, tmp_path / "empty-cache")
+    assert len(raw) == math.comb(24, 8)
+    assert cache.read_cache(cache.packaged_path(8), 8) == raw
+
