@@ -64,30 +64,40 @@ def baseline(level: Level, state: State, control: Control) -> Solution:
 
 
 def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
-    """Seeded random rooms (fixed workloads for `fewest bench`)."""
+    """Seeded random rooms, solvable by construction (fixed workloads for `fewest bench`)."""
     rng = random.Random(2024)
-    count = 6 if quick else 20
-    cases = []
-    while len(cases) < count:
-        level = random_level(rng, rng.randint(5, 7), rng.randint(5, 7), rng.randint(2, 3))
+    cases: list[tuple[str, Level, State]] = []
+    while len(cases) < (4 if quick else 12):
+        level = random_room(rng, rng.randint(7, 9), rng.randint(6, 8), 3)
         if level is not None:
             cases.append((f"room-{len(cases) + 1}", level, rules.initial_state(level)))
     return cases
 
 
-def random_level(rng: random.Random, width: int, height: int, box_count: int) -> Level | None:
-    """A walled room with a few random inner walls, boxes, goals and player (None if it won't fit)."""
+def random_room(rng: random.Random, width: int, height: int, box_count: int) -> Level | None:
+    """A walled room with a few inner walls whose boxes were pulled off their goals by
+    random reverse moves, so it can be solved (None when the draw makes no valid level)."""
     walls = {r * width + c for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1)}
     inner = [r * width + c for r in range(1, height - 1) for c in range(1, width - 1)]
-    walls.update(rng.sample(inner, rng.randint(0, len(inner) // 5)))
+    walls.update(rng.sample(inner, len(inner) // 8))
     open_cells = [c for c in inner if c not in walls]
-    if len(open_cells) < 2 * box_count + 1:
+    if len(open_cells) < box_count + 2:
         return None
-    picked = rng.sample(open_cells, 2 * box_count + 1)
-    boxes = frozenset(picked[:box_count])
-    goals = frozenset(rng.sample(open_cells, box_count))
+    goals = rng.sample(open_cells, box_count)
+    boxes = set(goals)
+    player = rng.choice([c for c in open_cells if c not in boxes])
+    for _ in range(150 * box_count):  # reverse play: step away, pulling a box that is behind
+        step = rng.choice((-1, 1, -width, width))
+        if player + step in walls or player + step in boxes:
+            continue
+        if player - step in boxes and rng.random() < 0.8:
+            boxes.remove(player - step)
+            boxes.add(player)
+        player += step
+    if boxes == set(goals):
+        return None
     try:
-        return Level(width, height, frozenset(walls), goals, boxes, picked[-1])
+        return Level(width, height, frozenset(walls), frozenset(goals), frozenset(boxes), player)
     except ValueError:
         return None
 

@@ -1,19 +1,20 @@
 """Deadlocks that are certain: positions no sequence of moves can ever solve.
 
-Two cheap tests, neither of which ever condemns a solvable position:
+Every test here only ever condemns unsolvable positions, so pruning with
+them loses no solution, optimal or not:
 - dead squares: a box off every goal's pull-reach can never reach a goal;
 - freeze: a set S of boxes in which every box is blocked on both axes, each
   axis blocked by a wall, by dead squares on both sides, or by a box of S,
-  can never move (the first of them to move would need an unblocked axis),
-  so a box of S off its goal is stuck there forever. S is found as the
-  largest such set around a box (a greatest fixed point: start from the
-  touching boxes, drop any box with a free axis, repeat), not by the usual
-  recursion with "treat the box as a wall", whose bookkeeping is easy to get
-  wrong.
-Frozen boxes that all stand on goals are no deadlock, but they are walls from
-then on: `settle` measures the other boxes around them, which finds goals
-nobody can reach any more and boxes with no goal left (no one-to-one
-assignment of boxes to goals at all).
+  can never move (the first of them to move would need an unblocked axis).
+  S is found as the largest such set around a box (a greatest fixed point:
+  start from the touching boxes, drop any box with a free axis, repeat);
+- immovable boxes: grow the set of boxes that might ever move (those the
+  player could push, walking where the boxes that might move have gone);
+  the rest can never move, by the same first-mover argument;
+- a box that can never move off its goal is a wall from then on: the other
+  boxes' distances are measured around it (`with_walls`), which finds goals
+  nobody can reach any more and box sets with no one-to-one assignment to
+  the goals at all.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from fewest.solvers.sokoban_assignment import min_cost
-from fewest.solvers.sokoban_board import cells_of, compile_board
+from fewest.solvers.sokoban_board import Board, cells_of, compile_board
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, build_tables, with_walls
 
 
@@ -43,15 +44,6 @@ def frozen_group(tables: Tables, boxes: int, cell: int) -> int:
     return group if (group >> cell) & 1 else 0
 
 
-def frozen_boxes(tables: Tables, boxes: int) -> int:
-    """Every box that can never move again (the union of all frozen sets)."""
-    found = 0
-    for box in cells_of(boxes):
-        if not (found >> box) & 1:
-            found |= frozen_group(tables, boxes, box)
-    return found
-
-
 def _blocked(cell: int, step: int, stuck: int, floor: int, dead: int) -> bool:
     before, after = cell - step, cell + step
     if not (floor >> before) & 1 or not (floor >> after) & 1:
@@ -61,15 +53,42 @@ def _blocked(cell: int, step: int, stuck: int, floor: int, dead: int) -> bool:
     return bool((stuck >> before) & 1 or (stuck >> after) & 1)
 
 
-def settle(tables: Tables, boxes: int) -> tuple[int, Tables] | None:
-    """(frozen boxes, tables with them as walls) for a position, or None when it is dead.
+def immovable(board: Board, player: int, boxes: int, idle: int, movable: int, live: int) -> int:
+    """Those `idle` boxes that can never move, whatever happens first.
 
-    Frozen boxes on goals are walls for good: the remaining boxes' distances
-    are measured around them and their goals leave the matching.
+    `movable` are boxes known to be pushable (e.g. right now), `live` the cells
+    a box may be pushed onto. Boxes that may move are taken as gone, the player
+    walks where that opens, and every idle box that could then be pushed onto
+    a live cell not held by a box still in place joins them, until nothing
+    changes. The first push of any box left over would need a cell the player
+    never reaches or a target that stays blocked, so none of them ever moves.
+    """
+    floor, width = board.floor, board.width
+    while idle:
+        fixed = boxes & ~movable
+        area = board.reach(player, floor & ~fixed)
+        open_cells = live & ~fixed
+        moving = 0
+        for step in (1, width):
+            moving |= idle & (area << step) & (open_cells >> step)  # pushed right / down
+            moving |= idle & (area >> step) & (open_cells << step)  # pushed left / up
+        if not moving:
+            return idle
+        movable |= moving
+        idle &= ~moving
+    return 0
+
+
+def settle(tables: Tables, boxes: int, stuck: int = 0) -> tuple[int, Tables] | None:
+    """(boxes that never move, tables with them as walls), or None when the position is dead.
+
+    `stuck` are boxes already known never to move (all on goals); frozen sets are added.
     """
     if boxes & tables.dead:
         return None
-    stuck = frozen_boxes(tables, boxes)
+    for box in cells_of(boxes & ~stuck):
+        if not (stuck >> box) & 1:
+            stuck |= frozen_group(tables, boxes, box)
     if stuck & ~tables.board.goals:
         return None
     if stuck:
@@ -83,8 +102,18 @@ def settle(tables: Tables, boxes: int) -> tuple[int, Tables] | None:
 def is_dead(level: Any, state: Any) -> bool:
     """Whether the engine position `state` of `level` can certainly never be solved.
 
-    Cheap (dead squares, freeze deadlocks, goal assignment); never says True
-    for a solvable position, may say False for an unsolvable one.
+    Cheap (the tests above, once each); never says True for a solvable
+    position, may say False for an unsolvable one.
     """
     board = compile_board(level)
-    return settle(build_tables(board), board.mask(state.boxes) & board.floor) is None
+    tables = build_tables(board)
+    boxes = board.mask(state.boxes) & board.floor  # sealed boxes on sealed goals never move
+    settled = settle(tables, boxes)
+    if settled is None:
+        return True
+    stuck, walls = settled
+    player = board.inside(state.player)
+    never = immovable(board, player, boxes, boxes & ~stuck, 0, walls.live)
+    if never & ~board.goals:
+        return True
+    return bool(never) and settle(tables, boxes, stuck | never) is None

@@ -9,11 +9,19 @@ folded into one integer cost, major * MAJOR + minor:
   pushes: (pushes, moves)  an edge costs MAJOR + walk + 1
 The bound is the box-to-goal matching over push distances, h pushes, which
 is also at least h moves (every push is a move): h * (MAJOR + 1) never
-overestimates either metric. Pushes onto dead squares and into freeze
-deadlocks are not generated; both are certain deadlocks, so no solution is
-lost. The bound is admissible but not always consistent (push distances
-take the player's best side), so a node whose cost improves is re-opened;
-a goal is accepted only when it leaves the queue, which makes it optimal.
+overestimates either metric. The bound is admissible but not always
+consistent (push distances take the player's best side), so a node whose
+cost improves is re-opened; a goal is accepted only when it leaves the
+queue, which makes it optimal.
+
+Pruning never loses an optimal plan:
+- certain deadlocks (sokoban_deadlock.py): pushes onto dead squares or into
+  a freeze are not generated, and a node with a box that can never move off
+  its goal is dropped; boxes that can never move again on their goals
+  become walls for the distances and leave the matching;
+- dominance: a node is not expanded when the same boxes were reached with
+  the player elsewhere in the same region so much cheaper that walking over
+  costs no more (everything done from here can be done from there).
 """
 
 from __future__ import annotations
@@ -23,12 +31,11 @@ import sys
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
-from fewest.solvers.sokoban_board import Board, cells_of
-from fewest.solvers.sokoban_deadlock import frozen_group, settle
+from fewest.solvers.sokoban_board import cells_of
+from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
+from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
-SAMPLES=[]
-SAMPLE=[300]
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
@@ -52,6 +59,7 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
     if settled is None:
         return None
     walled: dict = {0: tables}  # frozen boxes -> tables with them as walls
+    probe = CorralProbe()
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -68,7 +76,7 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
     # (deepest first on ties); `ids` is a heap of the bucket ids in use.
     buckets: dict = {(left0 * scale) << 16 | left0: [(start, info0)]}
     ids = list(buckets)
-    control.bytes_per_entry = 3 * sys.getsizeof(start) + 300 + 40 * len(info0[0])
+    control.bytes_per_entry = sys.getsizeof(start) + 280  # measured: table entry, key, queue share
     check_every = 31
     while ids:
         bucket_id = ids[0]
@@ -102,6 +110,8 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
             free ^= frontier
             seen |= frontier
             layers.append(frontier)
+        if _dominated(table, boxes << shift, g, seen & board.spread(boxes) & ~(1 << (key & player_bits)), layers, per_step):
+            continue
 
         loose = boxes & ~stuck
         candidates, movable, wanted = _pushes(steps, loose, seen, walls.live & ~boxes)
@@ -109,7 +119,7 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
         if idle:
             # Boxes with no push now: will any of them ever move? (the player's area grows
             # only where movable boxes get out of the way)
-            idle = _immovable(board, key & player_bits, boxes, idle, movable, walls.live)
+            idle = immovable(board, key & player_bits, boxes, idle, movable, walls.live)
             if idle:
                 if idle & ~goals:
                     continue  # a box off its goal that can never move
@@ -128,6 +138,9 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                 order, u, v, p, stuck, walls = info
                 candidates, movable, wanted = _pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
+            continue
+        parent, code = table[key][1:]
+        if parent is not None and probe.dead(tables, boxes, key & player_bits, seen, (code >> 2) + steps[code & 3]):
             continue
         walk = {}
         for distance, layer in enumerate(layers):
@@ -157,6 +170,8 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                 cost = g + walk[cell - step] * per_step + per_push
                 old = table.get(child)
                 if old is not None and old[0] <= cost:
+                    continue
+                if probe.matches(new_boxes, cell, target):
                     continue
                 group = 0
                 if (across[target] or (new_boxes >> (target - 1)) & pair_across) and (
@@ -201,6 +216,23 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
     return None
 
 
+def _dominated(table: dict, boxes_key: int, g: int, cells: int, layers: list[int], per_step: int) -> bool:
+    """Did a node with the same boxes, its player on one of `cells` (reachable from here),
+    get there so much cheaper that walking over to this player's cell still costs no
+    more than g? Then every plan from here is matched from there: skip this one."""
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        other = table.get(boxes_key | (low.bit_length() - 1))
+        if other is not None and other[0] < g:
+            for distance, layer in enumerate(layers):
+                if layer & low:
+                    if other[0] + distance * per_step <= g:
+                        return True
+                    break
+    return False
+
+
 def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple) -> None:
     entries = buckets.get(bucket_id)
     if entries is None:
@@ -226,33 +258,6 @@ def _pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list, in
             candidates.append((d, step, boxes))
             movable |= boxes
     return candidates, movable, wanted
-
-
-def _immovable(board: Board, player: int, boxes: int, idle: int, movable: int, live: int) -> int:
-    """Those `idle` boxes that can never move, whatever happens first.
-
-    Grow the set of boxes that might move: take the ones that may move as gone, see
-    where the player could then walk, and add every box that could then be pushed
-    onto a live cell not held by a box still in place. What never joins stays put
-    for good: its first push would need a cell the player can never reach or a
-    target that stays blocked, by the same argument applied to the first mover.
-    """
-    floor, width = board.floor, board.width
-    while idle:
-        fixed = boxes & ~movable
-        area = board.reach(player, floor & ~fixed)
-        open_cells = live & ~fixed
-        moving = 0
-        for step in (1, -1, width, -width):
-            if step > 0:
-                moving |= idle & (area << step) & (open_cells >> step)
-            else:
-                moving |= idle & (area >> -step) & (open_cells << -step)
-        if not moving:
-            return idle
-        movable |= moving
-        idle &= ~moving
-    return 0
 
 
 def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:

@@ -242,6 +242,7 @@ def test_is_dead_never_condemns_a_solvable_position():
         "#####\n#@  #\n#  $#\n#. .#\n#$  #\n#####",  # a box in a corner off its goal
         "######\n#@   #\n# $$ #\n# $$ #\n#....#\n######",  # a 2x2 block off goals
         "#######\n#. $$.#\n#     #\n# @   #\n#######",  # two boxes frozen against a wall
+        "#######\n##.####\n# $  @#\n## ####\n#######",  # pushable only from cells behind it
     ],
 )
 def test_is_dead_spots_certain_deadlocks(text):
