@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from fewest.engine.traffic import CLEAR_ROW, EXIT, Level, Move, State
+from fewest.engine.traffic import CLEAR_ROW, Level, Move, State
+from fewest.solvers.traffic_small import line_groups, line_meets_goal, placements
 
 
 @dataclass(frozen=True)
@@ -41,13 +42,10 @@ class Layout:
     def __init__(self, level: Level, state: State) -> None:
         self.level = level
         n = level.n
-        groups: dict[tuple[bool, int], list[int]] = {}
-        for i, car in enumerate(level.cars):
-            groups.setdefault((car.horizontal, car.line), []).append(i)
         # cars of a line, in their order along it (fixed: they cannot pass each other)
-        self.lines = [sorted(cars, key=lambda i: state.offsets[i]) for cars in groups.values()]
+        self.lines = line_groups(level, state)
         self.line_of = {i: li for li, cars in enumerate(self.lines) for i in cars}
-        self.configs = [_placements(level, cars) for cars in self.lines]
+        self.configs = [placements(level, cars) for cars in self.lines]
         self.config_index = [{c: k for k, c in enumerate(cs)} for cs in self.configs]
         counts = [len(cs) for cs in self.configs]
         radix, total = [], 1
@@ -76,7 +74,7 @@ class Layout:
                 self.line_masks[li * width + k] = (
                     sum(1 << c for c in cells), sum(1 << _transposed(n, c) for c in cells)
                 )
-                self.line_goal[li * width + k] = _line_meets_goal(level, cars, offsets)
+                self.line_goal[li * width + k] = line_meets_goal(level, cars, offsets)
                 if self.clears_row:
                     self.line_cost[li * width + k] = sum(
                         any(c // n == level.goal.target for c in level.cars[i].cells(n, o))
@@ -179,14 +177,6 @@ class Layout:
         after = keys[which] + self.deltas[slides * self.width + configs[which, self.slide_line[slides]]]
         return reach.reshape(len(keys), -1).sum(axis=1), slides, after
 
-    def goal_unreachable(self) -> bool:
-        """True when some line has no placement meeting the goal (a horizontal car in the
-        row to clear, a wall before the exit...): then no plan exists at all."""
-        return any(
-            not self.line_goal[li * self.width : li * self.width + len(configs)].any()
-            for li, configs in enumerate(self.configs)
-        )
-
     def lower_bound(self, keys: np.ndarray) -> np.ndarray:
         """Moves each key needs at least ("Get out": one per car in the row; else 0).
         One slide changes it by at most 1 (it moves one car): it is consistent."""
@@ -194,12 +184,6 @@ class Layout:
 
     def solved(self, keys: np.ndarray) -> np.ndarray:
         return np.logical_and.reduce(self.line_goal[self.line_configs(keys) + self.line_base], axis=1)
-
-
-def order_signature(level: Level, state: State) -> tuple[int, ...]:
-    """The cars sorted by line and position along it: the same for a whole cluster."""
-    return tuple(sorted(range(len(level.cars)), key=lambda i: (
-        level.cars[i].horizontal, level.cars[i].line, state.offsets[i])))
 
 
 @lru_cache(maxsize=None)
@@ -220,35 +204,3 @@ def _reach_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
 def _transposed(n: int, cell: int) -> int:
     """The bit of `cell` in the column-major bitboard."""
     return cell % n * n + cell // n
-
-
-def _placements(level: Level, cars: list[int]) -> list[tuple[int, ...]]:
-    """Every wall-free, non-overlapping placement of a line's cars, in their order."""
-    n, found = level.n, []
-
-    def place(slot: int, lowest: int, chosen: tuple[int, ...]) -> None:
-        if slot == len(cars):
-            found.append(chosen)
-            return
-        car = level.cars[cars[slot]]
-        for offset in range(lowest, n - car.length + 1):
-            if not any(cell in level.walls for cell in car.cells(n, offset)):
-                place(slot + 1, offset + car.length, chosen + (offset,))
-
-    place(0, 0, ())
-    return found
-
-
-def _line_meets_goal(level: Level, cars: list[int], offsets: tuple[int, ...]) -> bool:
-    kind, target = level.goal
-    for i, offset in zip(cars, offsets):
-        car = level.cars[i]
-        if kind == EXIT:
-            if car.name == target and offset + car.length != level.n:
-                return False
-        elif car.horizontal:
-            if car.line == target:
-                return False
-        elif offset <= target < offset + car.length:
-            return False
-    return True

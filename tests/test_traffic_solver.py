@@ -118,6 +118,7 @@ def test_unsolvable_exit_and_rows_that_can_never_clear():
 
 def test_large_clusters_are_searched_without_a_table(monkeypatch):
     monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 50)
+    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # "Get out" boards too: no plain-Python search
     solver._cache.clear()
     rng = random.Random(5)
     for _ in range(60):
@@ -135,6 +136,7 @@ def test_large_clusters_are_searched_without_a_table(monkeypatch):
 def test_get_out_boards_too_large_for_a_table_are_deepened(monkeypatch, saturated):
     monkeypatch.setattr(solver, "SOLVE_TABLE_STATES", 0)  # every solve past the first layer deepens
     monkeypatch.setattr(traffic_bfs, "SATURATED", saturated)  # ... then turns to a plain BFS
+    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # and the plain-Python search gives way at once
     solver._cache.clear()
     rng = random.Random(99)
     outcomes = set()
