@@ -2,10 +2,11 @@
 
 The search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
-box-to-goal matching bound (sokoban_assignment.py) and certain-deadlock
-pruning (sokoban_deadlock.py). This module turns an engine position into
-the search's terms and the optimal push sequence back into engine moves:
-between pushes the player takes a shortest walk (ties by "lurd" order).
+box-to-goal matching bound (sokoban_assignment.py) and pruning of certain
+deadlocks only (sokoban_deadlock.py, sokoban_probe.py). This module turns an
+engine position into the search's terms and the optimal push sequence back
+into engine moves: between pushes the player takes a shortest walk (ties by
+"lurd" order). `fewest bench sokoban --set FILE` runs sokoban_bench.py.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ def baseline(level: Level, state: State, control: Control) -> Solution:
     solution = astar(RulesProblem(rules, level, state), lambda _s: 0, control)
     if not solution.solved:
         return solution
-    return Solution(solution.status, solution.moves, solution.stats, {"pushes": rules.tally(solution.moves).pushes})
+    pushes = rules.tally(solution.moves).pushes
+    return Solution(solution.status, solution.moves, solution.stats, {"pushes": pushes})
 
 
 def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
@@ -77,8 +79,8 @@ def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
 def random_room(rng: random.Random, width: int, height: int, box_count: int) -> Level | None:
     """A walled room with a few inner walls whose boxes were pulled off their goals by
     random reverse moves, so it can be solved (None when the draw makes no valid level)."""
-    walls = {r * width + c for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1)}
     inner = [r * width + c for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls = set(range(width * height)) - set(inner)
     walls.update(rng.sample(inner, len(inner) // 8))
     open_cells = [c for c in inner if c not in walls]
     if len(open_cells) < box_count + 2:

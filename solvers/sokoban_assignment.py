@@ -48,7 +48,7 @@ def reassign(rows: Sequence[Sequence[int]], matching: Matching, i: int) -> Match
 
 def matching_cost(rows: Sequence[Sequence[int]], matching: Matching) -> int:
     p = matching[2]
-    return sum(rows[p[j] - 1][j - 1] for j in range(1, len(p)))
+    return sum([rows[p[j] - 1][j - 1] for j in range(1, len(p))])
 
 
 def min_cost(rows: Sequence[Sequence[int]]) -> int:

@@ -15,7 +15,7 @@ import os
 import resource
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from fewest.solvers.control import Budget, Control
@@ -75,6 +75,7 @@ def run_collection(
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`)."""
     from fewest.levels import read_file  # the runner is the only user of level files here
+    from fewest.solvers import sokoban  # noqa: F401  (loaded once here; every forked child shares it)
 
     entries = read_file(path)
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
@@ -89,7 +90,7 @@ def run_collection(
         if want is not None and row.proven:
             got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
             matches = all(w is None or w == g for w, g in zip(want, got))
-        row = BenchRow(number, title, row.status, row.moves, row.pushes, row.nodes, row.seconds, row.peak_bytes, want, matches)
+        row = replace(row, index=number, title=title, expected=want, matches=matches)
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -123,9 +124,10 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
         table = {}
         for record in csv.DictReader(handle):
             if metric == "moves":
-                table[int(record["level"])] = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
+                counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
             else:
-                table[int(record["level"])] = (number(record["min_pushes"]), None)
+                counts = (number(record["min_pushes"]), None)
+            table[int(record["level"])] = counts
     return {key: value for key, value in table.items() if value[0] is not None}
 
 

@@ -25,11 +25,6 @@ def cells_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def shifted(mask: int, step: int) -> int:
-    """Every cell of `mask` moved by `step` (negative: left / up)."""
-    return mask << step if step >= 0 else mask >> -step
-
-
 @dataclass(frozen=True, eq=False)
 class Board:
     """Static geometry of one level in padded numbering."""
@@ -47,6 +42,7 @@ class Board:
         return (row + 1) * self.width + col + 1
 
     def mask(self, engine_cells: Any) -> int:
+        """Engine cells -> a padded bit set."""
         bits = 0
         for cell in engine_cells:
             bits |= 1 << self.inside(cell)
@@ -59,22 +55,14 @@ class Board:
 
     def reach(self, start: int, free: int) -> int:
         """Cells of `free` the player reaches from cell `start` (flood fill)."""
+        width = self.width
         seen = frontier = 1 << start
+        free &= ~seen
         while frontier:
-            frontier = self.spread(frontier) & free & ~seen
+            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free
+            free ^= frontier
             seen |= frontier
         return seen
-
-    def layers(self, start: int, free: int) -> tuple[int, list[int]]:
-        """(reachable mask, BFS layers): layers[k] holds the cells at walking distance k."""
-        seen = frontier = 1 << start
-        out = [frontier]
-        while True:
-            frontier = self.spread(frontier) & free & ~seen
-            if not frontier:
-                return seen, out
-            seen |= frontier
-            out.append(frontier)
 
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""
@@ -121,7 +109,8 @@ def _compile(level: Any) -> Board:
     open_cells = inner & ~walls
     floor = frontier = 1 << start
     while frontier:  # the player's flood fill, boxes ignored
-        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & open_cells & ~floor
+        frontier = (frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)
+        frontier &= open_cells & ~floor
         floor |= frontier
     goals = 0
     for cell in level.goals:

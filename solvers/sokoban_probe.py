@@ -20,18 +20,27 @@ from fewest.solvers.sokoban_tables import Tables
 
 
 class CorralProbe:
-    """Dead patterns learnt during one search, indexed by each of their box cells."""
+    """Dead patterns learnt during one search, indexed by pairs of their box cells."""
 
-    def __init__(self, limit: int = 120) -> None:
-        self.limit = limit
-        self.patterns: dict[int, list[tuple[int, int]]] = {}  # cell -> [(boxes, player's region)]
-        self.alive: set[tuple[int, int]] = set()  # (boxes, lowest cell of the region) seen solvable
+    def __init__(self, size: int, limit: int = 15, largest: int = 3) -> None:
+        self.size = size  # cells on the board
+        self.limit = limit  # positions searched per probe
+        self.largest = largest  # fences of more boxes are not probed (slow, and rarely dead)
+        # cell * size + other cell of the same pattern (or cell twice) -> [(boxes, player's region)]
+        self.patterns: dict[int, list[tuple[int, int]]] = {}
+        self.partners: dict[int, int] = {}  # cell -> every cell sharing a pattern with it (mask)
+        self.known: set[tuple[int, int]] = set()  # (boxes, lowest cell of the region) searched in vain
 
     def matches(self, boxes: int, player: int, cell: int) -> bool:
         """Does a learnt dead pattern holding a box on `cell` fit this position?"""
-        for pattern, region in self.patterns.get(cell, ()):
-            if boxes & pattern == pattern and (region >> player) & 1:
-                return True
+        others = boxes & self.partners.get(cell, 0)
+        if not others:
+            return False
+        patterns, base = self.patterns, cell * self.size
+        for other in cells_of(others):
+            for pattern, region in patterns.get(base + other, ()):
+                if boxes & pattern == pattern and (region >> player) & 1:
+                    return True
         return False
 
     def dead(self, tables: Tables, boxes: int, player: int, reach: int, moved: int) -> bool:
@@ -40,19 +49,21 @@ class CorralProbe:
         board = tables.board
         corral = board.floor & ~boxes & ~reach
         fence = board.spread(corral) & boxes
-        if not (fence >> moved) & 1:
+        if not (fence >> moved) & 1 or bin(fence).count("1") > self.largest:
             return False
         region = board.reach(player, board.floor & ~fence)
         key = (fence, (region & -region).bit_length() - 1)
-        if key in self.alive:
+        if key in self.known:
             return False
-        solvable = _solvable(tables, fence, region, self.limit)
-        if solvable is False:
-            for cell in cells_of(fence):
-                self.patterns.setdefault(cell, []).append((fence, region))
+        if _solvable(tables, fence, region, self.limit) is False:
+            cells = list(cells_of(fence))
+            for cell in cells:
+                others = [other for other in cells if other != cell] or [cell]
+                for other in others:
+                    self.patterns.setdefault(cell * self.size + other, []).append((fence, region))
+                    self.partners[cell] = self.partners.get(cell, 0) | 1 << other
             return True
-        if solvable:
-            self.alive.add(key)
+        self.known.add(key)  # solvable, or too big to tell: either way not worth asking again
         return False
 
 

@@ -19,15 +19,20 @@ Pruning never loses an optimal plan:
   a freeze are not generated, and a node with a box that can never move off
   its goal is dropped; boxes that can never move again on their goals
   become walls for the distances and leave the matching;
-- dominance: a node is not expanded when the same boxes were reached with
-  the player elsewhere in the same region so much cheaper that walking over
-  costs no more (everything done from here can be done from there).
+- corral deadlocks (sokoban_probe.py): when the box just pushed fences off
+  floor the player cannot reach, a tiny search with only the fence's boxes
+  may prove them stuck; the pattern then prunes every node that holds it;
+- dominance: a node is not expanded (nor stored, when the other player cell
+  is one free step away) when the same boxes were reached with the player
+  elsewhere in the same region so much cheaper that walking over costs no
+  more (everything done from here can be done from there).
 """
 
 from __future__ import annotations
 
 import heapq
-import sys
+from itertools import islice
+from operator import sub
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
@@ -37,10 +42,13 @@ from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
+LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
 
-def push_search(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple[list[Push], int] | None:
+def push_search(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str
+) -> tuple[list[Push], int] | None:
     """An optimal push sequence and its folded cost, or None when no solution exists.
 
     Raises `Stopped` when the control's budget runs out or it is cancelled.
@@ -59,7 +67,8 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
     if settled is None:
         return None
     walled: dict = {0: tables}  # frozen boxes -> tables with them as walls
-    probe = CorralProbe()
+    probe = CorralProbe(board.size)
+    partners = probe.partners
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -74,20 +83,23 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
     table: dict = {start: (0, None, 0)}
     # The open list: buckets of (key, matching) by (f, pushes left), each a stack
     # (deepest first on ties); `ids` is a heap of the bucket ids in use.
-    buckets: dict = {(left0 * scale) << 16 | left0: [(start, info0)]}
+    buckets: dict = {(left0 * scale) << LOW | left0: [(start, info0)]}
     ids = list(buckets)
-    control.bytes_per_entry = sys.getsizeof(start) + 280  # measured: table entry, key, queue share
+    # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
+    queued, queued_bytes = 1, 400 + 26 * len(info0[0])
     check_every = 31
     while ids:
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
         key, (order, u, v, p, stuck, walls) = bucket.pop()
+        queued -= 1
         if not bucket:
             heapq.heappop(ids)
             del buckets[bucket_id]
-        pushes_left = bucket_id & 0xFFFF
-        g = (bucket_id >> 16) - pushes_left * scale
-        if table[key][0] != g:
+        pushes_left = bucket_id & ((1 << LOW) - 1)
+        g = (bucket_id >> LOW) - pushes_left * scale
+        entry = table[key]
+        if entry[0] != g:
             continue  # superseded by a cheaper route to the same node
         boxes = key >> shift
         if boxes == goals:
@@ -95,22 +107,14 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
         control.tick()
         if not control.expanded & check_every:
             control.stored = len(table)
-            control.bound = (bucket_id >> 16) // MAJOR
+            control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
+            control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
 
-        # The player's region, layer by layer (layer k = walking distance k).
-        free = floor & ~boxes
-        seen = frontier = 1 << (key & player_bits)
-        free ^= frontier
-        layers = [frontier]
-        while True:
-            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free
-            if not frontier:
-                break
-            free ^= frontier
-            seen |= frontier
-            layers.append(frontier)
-        if _dominated(table, boxes << shift, g, seen & board.spread(boxes) & ~(1 << (key & player_bits)), layers, per_step):
+        player = key & player_bits
+        seen, layers = _layers(player, floor & ~boxes, width)
+        others = seen & board.spread(boxes) & ~(1 << player)
+        if _dominated(table, boxes << shift, g, others, layers, per_step):
             continue
 
         loose = boxes & ~stuck
@@ -119,7 +123,7 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
         if idle:
             # Boxes with no push now: will any of them ever move? (the player's area grows
             # only where movable boxes get out of the way)
-            idle = immovable(board, key & player_bits, boxes, idle, movable, walls.live)
+            idle = immovable(board, player, boxes, idle, movable, walls.live)
             if idle:
                 if idle & ~goals:
                     continue  # a box off its goal that can never move
@@ -133,14 +137,15 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
-                    _enqueue(buckets, ids, (g + left * scale) << 16 | left, key, info)
+                    _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
+                    queued += 1
                     continue
                 order, u, v, p, stuck, walls = info
                 candidates, movable, wanted = _pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
-        parent, code = table[key][1:]
-        if parent is not None and probe.dead(tables, boxes, key & player_bits, seen, (code >> 2) + steps[code & 3]):
+        parent, code = entry[1], entry[2]
+        if parent is not None and probe.dead(tables, boxes, player, seen, (code >> 2) + steps[code & 3]):
             continue
         walk = {}
         for distance, layer in enumerate(layers):
@@ -155,9 +160,8 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                     break
 
         trows = walls.rows
-        n = len(order)
-        column = [0] * n  # column[row] = goal column (1-based) matched to that row
-        for j in range(1, n + 1):
+        column = [0] * len(order)  # column[row] = goal column (1-based) matched to that row
+        for j in range(1, len(order) + 1):
             column[p[j] - 1] = j
         for d, step, movable in candidates:
             while movable:
@@ -171,7 +175,9 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                 old = table.get(child)
                 if old is not None and old[0] <= cost:
                     continue
-                if probe.matches(new_boxes, cell, target):
+                if old is None and _beside(table, new_boxes, shift, cost - per_step, cell, steps, floor):
+                    continue
+                if partners.get(target, 0) & new_boxes and probe.matches(new_boxes, cell, target):
                     continue
                 group = 0
                 if (across[target] or (new_boxes >> (target - 1)) & pair_across) and (
@@ -191,29 +197,34 @@ def push_search(tables: Tables, boxes: int, player: int, control: Control, metri
                         continue
                     left, info = matched(new_boxes, child_stuck, child_walls)
                 else:
-                    # Only the pushed box's row changed: update the parent's matching.
-                    i = order.index(cell)
-                    row = trows[target]
-                    ui = min([row[j] - v[j + 1] for j in range(n)])
-                    lower = pushes_left - u[i + 1] + ui  # dual bound with the parent's potentials
-                    ci = column[i]
-                    upper = pushes_left - trows[cell][ci - 1] + row[ci - 1]  # the parent's assignment
-                    child_order = order[:i] + (target,) + order[i + 1 :]
-                    if lower == upper:
-                        child_u = u[:]
-                        child_u[i + 1] = ui
-                        info = (child_order, child_u, v, p, stuck, walls)
-                        left = upper
-                    else:
-                        rows = [trows[b] for b in child_order]
-                        child_u, child_v, child_p = reassign(rows, (u, v, p), i)
-                        info = (child_order, child_u, child_v, child_p, stuck, walls)
-                        left = matching_cost(rows, (child_u, child_v, child_p))
+                    left, info = _pushed(trows, (order, u, v, p), column, pushes_left, cell, target)
+                    info += (stuck, walls)
                 if left >= UNREACHABLE:
                     continue
                 table[child] = (cost, key, cell * 4 + d)
-                _enqueue(buckets, ids, (cost + left * scale) << 16 | left, child, info)
+                child_id = (cost + left * scale) << LOW | left
+                entries = buckets.get(child_id)
+                if entries is None:
+                    buckets[child_id] = [(child, info)]
+                    heapq.heappush(ids, child_id)
+                else:
+                    entries.append((child, info))
+                queued += 1
     return None
+
+
+def _layers(player: int, free: int, width: int) -> tuple[int, list[int]]:
+    """The player's region and its BFS layers (layer k: the cells k steps away)."""
+    seen = frontier = 1 << player
+    free ^= frontier
+    layers = [frontier]
+    while True:
+        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free
+        if not frontier:
+            return seen, layers
+        free ^= frontier
+        seen |= frontier
+        layers.append(frontier)
 
 
 def _dominated(table: dict, boxes_key: int, g: int, cells: int, layers: list[int], per_step: int) -> bool:
@@ -231,6 +242,44 @@ def _dominated(table: dict, boxes_key: int, g: int, cells: int, layers: list[int
                         return True
                     break
     return False
+
+
+def _beside(table: dict, boxes: int, shift: int, cost: int, cell: int, steps: tuple, floor: int) -> bool:
+    """Is there a node with the same boxes, its player one free step from `cell`, that
+    cost at most `cost`? (Then a node on `cell` at one step more is dominated.)"""
+    free, boxes_key = floor & ~boxes, boxes << shift
+    for step in steps:
+        if (free >> (cell + step)) & 1:
+            other = table.get(boxes_key | (cell + step))
+            if other is not None and other[0] <= cost:
+                return True
+    return False
+
+
+def _pushed(
+    trows: tuple, parent: tuple, column: list, pushes_left: int, cell: int, target: int
+) -> tuple[int, tuple]:
+    """The matching after the box on `cell` moved to `target`: only its row changed.
+
+    With the parent's potentials the dual bound needs one new row potential;
+    when it meets the cost of the parent's assignment (the usual case) both
+    are optimal, else one augmenting path repairs the matching.
+    """
+    order, u, v, p = parent
+    i = order.index(cell)
+    row = trows[target]
+    ui = min(map(sub, row, islice(v, 1, None)))
+    lower = pushes_left - u[i + 1] + ui
+    ci = column[i]
+    upper = pushes_left - trows[cell][ci - 1] + row[ci - 1]
+    child_order = order[:i] + (target,) + order[i + 1 :]
+    if lower == upper:
+        child_u = u[:]
+        child_u[i + 1] = ui
+        return upper, (child_order, child_u, v, p)
+    rows = [trows[b] for b in child_order]
+    child_u, child_v, child_p = reassign(rows, (u, v, p), i)
+    return matching_cost(rows, (child_u, child_v, child_p)), (child_order, child_u, child_v, child_p)
 
 
 def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple) -> None:

@@ -24,8 +24,7 @@ UNREACHABLE = 1_000_000  # "no way there": larger than any real push count, stil
 @dataclass(frozen=True, eq=False)
 class Tables:
     board: Board
-    goal_cells: tuple[int, ...]
-    rows: tuple  # rows[cell] = push distances from cell to each goal, best side (None off the floor)
+    rows: tuple  # rows[cell]: push distances from cell to each goal (lowest cell first), best side
     live: int  # floor cells from which some goal is reachable (mask)
     dead: int  # floor cells from which none is: dead squares (mask)
 
@@ -44,19 +43,19 @@ def with_walls(tables: Tables, walls: int) -> Tables:
 
 def _tables(board: Board) -> Tables:
     sides = _sides(board)
-    goal_cells = tuple(cells_of(board.goals))
-    per_goal = [_pull_distances(board, sides, goal) for goal in goal_cells]
+    per_goal = [_pull_distances(board, sides, goal) for goal in cells_of(board.goals)]
     rows: list = [None] * board.size
     live = 0
     for cell in cells_of(board.floor):
+        labels = set(sides[cell]) - {-1}
         row = tuple(
-            min((distances.get((cell, label), UNREACHABLE) for label in set(sides[cell]) - {-1}), default=UNREACHABLE)
+            min((distances.get((cell, label), UNREACHABLE) for label in labels), default=UNREACHABLE)
             for distances in per_goal
         )
         rows[cell] = row
         if min(row, default=UNREACHABLE) < UNREACHABLE:
             live |= 1 << cell
-    return Tables(board, goal_cells, tuple(rows), live, board.floor & ~live)
+    return Tables(board, tuple(rows), live, board.floor & ~live)
 
 
 def _sides(board: Board) -> list:

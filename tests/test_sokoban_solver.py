@@ -15,7 +15,11 @@ from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.sokoban_bench import format_row, format_summary, run_collection
+from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
+from fewest.solvers.sokoban_probe import CorralProbe
+from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"
@@ -67,7 +71,8 @@ def random_room(rng: random.Random) -> S.Level | None:
     from their goals by random reverse moves (so it is solvable); sometimes they are
     simply scattered (often unsolvable). None when the draw makes no valid level."""
     width, height = rng.randint(4, 8), rng.randint(4, 7)
-    walls = {(r, c) for r in range(height) for c in range(width) if r in (0, height - 1) or c in (0, width - 1)}
+    walls = {(r, c) for r in range(height) for c in range(width)}
+    walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
     inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
     walls.update(cell for cell in inner if rng.random() < 0.15)
     open_cells = [cell for cell in inner if cell not in walls]
@@ -236,6 +241,27 @@ def test_is_dead_never_condemns_a_solvable_position():
     assert seen_dead > 0  # the walk does run into deadlocks, so the check above has teeth
 
 
+def test_corral_probe_never_condemns_a_solvable_position():
+    rng = random.Random(5)
+    condemned = 0
+    for room in random_rooms(31, 60):
+        board = compile_board(room)
+        tables = build_tables(board)
+        probe = CorralProbe(board.size, limit=200, largest=3)
+        state = S.initial_state(room)
+        for _ in range(10):
+            moves = S.legal_moves(room, state)
+            if not moves:
+                break
+            state = S.apply(room, state, rng.choice(moves))
+            boxes, player = board.mask(state.boxes), board.inside(state.player)
+            reach = board.reach(player, board.floor & ~boxes)
+            if any(probe.dead(tables, boxes, player, reach, box) for box in cells_of(boxes)):
+                condemned += 1
+                assert oracle.shortest_plan(S, room, state) is None
+    assert condemned > 0
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -302,3 +328,16 @@ def test_baseline_and_bench_cases_agree_with_the_solver():
         assert fast.status is slow.status
         if fast.solved:
             assert oracle.replay_length(S, lvl, list(slow.moves), state) == checked(lvl, fast, state)[0]
+
+
+def test_bench_runner_reports_each_level_and_checks_the_table(tmp_path):
+    levels = tmp_path / "two.xsb"
+    levels.write_text("; 1\n\n#####\n#@$.#\n#####\n\n; 2\n\n######\n#@ $.#\n######\n")
+    table = tmp_path / "table.csv"
+    table.write_text("level,boxes,min_pushes,min_moves,pushes_in_min_moves\n1,1,1,1,1\n2,1,1,3,1\n")
+    rows = []
+    summary = run_collection(levels, "moves", 10, rows.append, expected_csv=table)
+    assert [row.index for row in rows] == [1, 2] and summary.rows == tuple(rows)
+    assert [(row.moves, row.pushes, row.matches) for row in rows] == [(1, 1, True), (2, 1, False)]
+    assert summary.solved == 2 and summary.mismatches == 1 and rows[0].peak_bytes > 0
+    assert "2/2 proven optimal, 1 mismatched" in format_summary(summary) and "MISMATCH" in format_row(rows[1])
