@@ -3,6 +3,7 @@ book's contest cases, the first Microban levels against their proven optimal cou
 matching bound, deadlock pruning, budgets and cancellation. Every plan is replayed."""
 
 import csv
+import gc
 import heapq
 import itertools
 import random
@@ -292,6 +293,18 @@ def hard_level() -> S.Level:
 def test_node_budget_stops_honestly():
     solution = solve(hard_level(), "moves", nodes=50)
     assert solution.status is Status.BUDGET and solution.moves == () and solution.stats.reason == "nodes"
+
+
+def test_the_search_gives_the_cyclic_collector_back():
+    assert gc.isenabled()
+    assert solve(hard_level(), "moves", nodes=50).status is Status.BUDGET  # stopped mid-search
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller that had it off keeps it off
+        assert solve(microban(1)[0][0], "pushes").status is Status.OPTIMAL
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_cancel_is_seen_quickly():
