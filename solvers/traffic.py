@@ -5,8 +5,8 @@ from it and stores each one's distance to the goal (see traffic_table); every
 later hint or solve from any position of that cluster follows decreasing
 distance, so it is a lookup. A one-off solve skips the table when the cluster
 is large and the goal near; clusters too large for any table (sparse 8 x 8
-"Get out" boards) are searched by iterative deepening from the position
-(traffic_bfs). A line (row or column) whose cars can never meet the goal
+"Get out" boards) are searched by A* from the position
+(traffic_astar). A line (row or column) whose cars can never meet the goal
 proves a level unsolvable at once. A one-off "Get out" solve first tries a
 plain-Python A* (traffic_small), which needs no numpy at all when the search
 is small, as contest boards mostly are. Plans are counted in slides and never hold two

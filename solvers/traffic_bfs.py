@@ -3,13 +3,8 @@
 A layer is a sorted array of distinct keys. Expanding one needs no visited
 set: every slide can be undone, so the move graph is undirected and the
 neighbours of layer k lie in layers k-1, k and k+1. A plan to a key of the
-last layer is found by stepping back one layer at a time.
-
-`deepen` is for "Get out" boards too large to enumerate: iterative deepening
-on f = depth + h, with h = the number of cars covering the row to clear (each
-must move at least once; one slide changes h by at most 1, so h is
-consistent and every shortest path keeps f non-decreasing: the BFS of the
-positions with f <= D still finds exact depths).
+last layer is found by stepping back one layer at a time. ("Get out" boards
+too large to enumerate are searched by traffic_astar instead.)
 """
 
 from __future__ import annotations
@@ -25,7 +20,6 @@ from fewest.solvers.traffic_lines import Layout
 
 CHUNK_ENTRIES = 1 << 20  # keys x slides per numpy step: bounds memory, lets a cancel be seen
 OPPOSITE = {"L": "R", "R": "L", "U": "D", "D": "U"}
-SATURATED = 1.5  # deepening gives way to a plain BFS when a round adds less than this factor
 
 
 @dataclass(frozen=True)
@@ -34,19 +28,6 @@ class ForwardPlan:
 
     moves: list[Move] | None
     states: int
-
-
-class Bound:
-    """Keep only positions with depth + h <= limit; remembers whether any was dropped."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.pruned = False
-
-    def keep(self, layout: Layout, keys: np.ndarray, depth: int) -> np.ndarray:
-        inside = depth + layout.lower_bound(keys) <= self.limit
-        self.pruned = self.pruned or not inside.all()
-        return keys[inside]
 
 
 class EdgeSink(Protocol):
@@ -60,25 +41,22 @@ def layers(
     sources: np.ndarray,
     control: Control,
     edges: EdgeSink | None = None,
-    bound: Bound | None = None,
 ) -> Iterator[np.ndarray]:
     """BFS layers from `sources` until none is left; `edges` receives every expansion."""
     previous = np.zeros(0, dtype=layout.dtype)
     current = unique(sources)
-    seen, depth = 0, 0
+    seen = 0
     while len(current):
         yield current
         seen += len(current)
         control.stored = max(control.stored, seen)
-        depth += 1
         parts = []
-        for part in _chunks(current, len(layout.slides) or 1):
+        for part in chunks(current, len(layout.slides) or 1):
             control.tick(len(part))
             counts, after = layout.expand(part)
             if edges is not None:
                 edges.add(counts, after)
-            fresh = _minus(_minus(unique(after), current), previous)
-            parts.append(fresh if bound is None else bound.keep(layout, fresh, depth))
+            parts.append(minus(minus(unique(after), current), previous))
         previous, current = current, _merge(parts, control)
 
 
@@ -107,38 +85,12 @@ def plan_to(layout: Layout, found: list[np.ndarray], goal: int) -> ForwardPlan:
     return ForwardPlan(walk_back(layout, found, goal), sum(map(len, found)))
 
 
-def deepen(layout: Layout, start: int, control: Control, at_least: int) -> ForwardPlan:
-    """A shortest plan by iterative deepening on depth + h (no plan is shorter than
-    `at_least`); proves there is none once a whole BFS dropped nothing."""
-    sources = np.array([start], dtype=layout.dtype)
-    limit = max(at_least, int(layout.lower_bound(sources)[0]))
-    states = last = 0
-    while True:
-        control.bound = limit
-        bound = Bound(limit) if limit is not None else None
-        found: list[np.ndarray] = []
-        for layer in layers(layout, sources, control, bound=bound):
-            found.append(layer)
-            goal = goal_in(layout, layer)
-            if goal is not None:
-                plan = plan_to(layout, found, goal)
-                return ForwardPlan(plan.moves, states + plan.states)
-        count = sum(map(len, found))
-        states += count
-        if bound is None or not bound.pruned:  # the whole cluster was seen: no goal anywhere
-            return ForwardPlan(None, states)
-        # Bounds that hardly add positions mean the cluster is nearly all seen (typically
-        # no plan exists): one plain BFS settles it faster than many more rounds.
-        limit = None if count < SATURATED * last else limit + 1
-        last = count
-
-
 def unique(keys: np.ndarray) -> np.ndarray:
     """Sorted distinct keys (np.unique is many times slower on some numpy builds)."""
     return _distinct(np.sort(keys))
 
 
-def _chunks(keys: np.ndarray, width: int) -> Iterator[np.ndarray]:
+def chunks(keys: np.ndarray, width: int) -> Iterator[np.ndarray]:
     step = max(1, CHUNK_ENTRIES // width)
     for at in range(0, len(keys), step):
         yield keys[at : at + step]
@@ -163,7 +115,7 @@ def _distinct(ordered: np.ndarray) -> np.ndarray:
     return ordered[keep]
 
 
-def _minus(keys: np.ndarray, sorted_other: np.ndarray) -> np.ndarray:
+def minus(keys: np.ndarray, sorted_other: np.ndarray) -> np.ndarray:
     """`keys` without those in `sorted_other` (both sorted and unique)."""
     if not len(sorted_other) or not len(keys):
         return keys

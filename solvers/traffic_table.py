@@ -10,8 +10,8 @@ A shortest plan from any position of the cluster then follows decreasing
 distance: a hint is a lookup.
 
 Clusters too large for a table (sparse 8 x 8 contest boards reach billions
-of positions) are searched without one: "Get out" boards by iterative
-deepening, exit puzzles by BFS from the start to the first goal.
+of positions) are searched without one: "Get out" boards by A* on depth +
+cars in the row (traffic_astar), exit puzzles by BFS from the start to the first goal.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import numpy as np
 
 from fewest.engine.traffic import Move
 from fewest.solvers.control import Control
-from fewest.solvers.traffic_bfs import ForwardPlan, deepen, goal_in, layers, plan_to, unique
+from fewest.solvers.traffic_astar import best_first
+from fewest.solvers.traffic_bfs import ForwardPlan, goal_in, layers, plan_to, unique
 from fewest.solvers.traffic_lines import Layout
 
 EDGE_LIMIT = 1 << 24  # adjacency entries kept for a table (every Rush Hour cluster fits)
@@ -76,7 +77,7 @@ def explore(
     EDGE_LIMIT. With `table_states`, a one-off solve does not pay for a large table: once a
     goal is seen, it stops there when the cluster passes `table_states` positions or grows far
     beyond what finding the goal took; with no goal seen by then, a "Get out" board goes on
-    by iterative deepening. Raises Stopped when the control says so."""
+    by A* (traffic_astar). Raises Stopped when the control says so."""
     edges = _Edges()
     found: list[np.ndarray] = []
     goal, goal_depth, seen = None, 0, 0
@@ -90,8 +91,8 @@ def explore(
         too_large = not edges.kept or (table_states is not None and seen > table_states)
         if too_large and goal is not None:
             return plan_to(layout, found[:goal_depth], goal)
-        if too_large and layout.clears_row:  # no plan has fewer moves than layers seen
-            return deepen(layout, start, control, at_least=len(found))
+        if too_large and layout.clears_row:
+            return best_first(layout, start, control)
     if edges.kept:
         return _table(layout, found, edges, control)
     if goal is not None:

@@ -132,10 +132,10 @@ def test_large_clusters_are_searched_without_a_table(monkeypatch):
     solver._cache.clear()
 
 
-@pytest.mark.parametrize("saturated", [0, traffic_bfs.SATURATED, 1e9])  # never / sometimes / at once
-def test_get_out_boards_too_large_for_a_table_are_deepened(monkeypatch, saturated):
-    monkeypatch.setattr(solver, "SOLVE_TABLE_STATES", 0)  # every solve past the first layer deepens
-    monkeypatch.setattr(traffic_bfs, "SATURATED", saturated)  # ... then turns to a plain BFS
+@pytest.mark.parametrize("chunk", [64, traffic_bfs.CHUNK_ENTRIES])  # many expansion steps / one
+def test_get_out_boards_too_large_for_a_table_go_to_best_first_search(monkeypatch, chunk):
+    monkeypatch.setattr(solver, "SOLVE_TABLE_STATES", 0)  # every solve past the first layer turns to A*
+    monkeypatch.setattr(traffic_bfs, "CHUNK_ENTRIES", chunk)
     monkeypatch.setattr(solver, "SMALL_STATES", 0)  # and the plain-Python search gives way at once
     solver._cache.clear()
     rng = random.Random(99)
