@@ -236,13 +236,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 table[child] = (cost, key, cell * 4 + d)
-                child_id = (cost + left * scale) << LOW | left
-                entries = buckets.get(child_id)
-                if entries is None:
-                    buckets[child_id] = [(child, info)]
-                    heapq.heappush(ids, child_id)
-                else:
-                    entries.append((child, info))
+                _enqueue(buckets, ids, (cost + left * scale) << LOW | left, child, info)
                 queued += 1
     return None
 
