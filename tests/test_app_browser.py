@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from textual.widgets import DataTable, Input, Tree
 
 from fewest.levels import read_file
@@ -173,3 +175,20 @@ async def test_the_theme_switches_and_is_remembered(tmp_path):
     app = quiet_app(FewestApp(data_dir=str(tmp_path)))
     async with app.run_test(size=SIZE):
         assert app.theme == "textual-light"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        browser = app.screen
+        tree = browser.query_one("#shelves", Tree)
+        usable = tree.content_size.width - 4  # less the tree guides
+        labels = {i: str(leaf.label) for i, leaf in browser._leaves.items()}
+    for i, label in labels.items():
+        assert label.endswith(f"  0/{len(browser.shelves[i].entries)}") and len(label) <= usable, label
+    if width >= 100:  # room for every bundled title in full
+        assert all("…" not in label for label in labels.values())
+    else:
+        assert any("…" in label for label in labels.values())  # the narrow tree did cut some

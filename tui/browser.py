@@ -21,7 +21,10 @@ from fewest.tui.catalog import Shelf, build_catalog, families_in, load_file_shel
 from fewest.tui.frontends import family_title
 from fewest.tui.progress import ProgressStore
 
-TREE_WIDTH = 28  # keep in step with #shelves in app.tcss
+# The pack tree's width (app.tcss holds the narrow one): wider from WIDE_SCREEN columns on,
+# where level titles have room to spare. A pack title is cut so its count always shows
+# whole: the label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
+TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 6
 PACK_WIDTH = 12
 MARK_WIDTH = 9
 
@@ -100,7 +103,11 @@ class BrowserScreen(Screen):
         if shelf.error:
             return Text.assemble(("✗ " if not self.app.ascii_only else "x ", "bold red"), shelf.title)
         done = sum(self.store.level(e.key).solved for e in shelf.entries)
-        return Text.assemble(shelf.title, (f"  {done}/{len(shelf.entries)}", "dim"))
+        # The pane is narrow: a long title gives way so the count is never cut ("0/2" for 0/26).
+        count = f"  {done}/{len(shelf.entries)}"
+        room = self._tree_width() - LABEL_EXTRA - len(count)
+        title = shelf.title if len(shelf.title) <= room else shelf.title[: room - 1] + "…"
+        return Text.assemble(title, (count, "dim"))
 
     def _fill_tree(self) -> None:
         tree = self.query_one("#shelves", Tree)
@@ -179,10 +186,15 @@ class BrowserScreen(Screen):
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""
         fixed = 3 + 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3
-        fixed += PACK_WIDTH + 2 if searching else TREE_WIDTH  # a search hides the tree
+        fixed += PACK_WIDTH + 2 if searching else self._tree_width()  # a search hides the tree
         return max(10, self.size.width - fixed)
 
+    def _tree_width(self) -> int:
+        return WIDE_TREE_WIDTH if self.size.width >= WIDE_SCREEN else TREE_WIDTH
+
     def on_resize(self) -> None:
+        self.query_one("#shelves", Tree).styles.width = self._tree_width()
+        self._relabel_tree()
         if self.shelves:
             self._fill_table(cursor=self.query_one("#levels", DataTable).cursor_row)
 
