@@ -21,7 +21,7 @@ import numpy as np
 
 from fewest.engine.traffic import Move
 from fewest.solvers.control import Control
-from fewest.solvers.traffic_bfs import OPPOSITE, ForwardPlan, chunks, minus, unique
+from fewest.solvers.traffic_bfs import ForwardPlan, chunks, holds, minus, step_back, unique
 from fewest.solvers.traffic_lines import Layout
 
 
@@ -53,9 +53,8 @@ class _Closed:
         """Each key's depth, -1 when not held."""
         found = np.full(len(keys), -1, dtype=np.int64)
         for held, depths in self.runs:
-            at = np.minimum(np.searchsorted(held, keys), len(held) - 1)
-            hit = held[at] == keys
-            found[hit] = depths[at[hit]]
+            hit = holds(held, keys)
+            found[hit] = depths[np.searchsorted(held, keys[hit])]
         return found
 
 
@@ -97,9 +96,6 @@ def _walk_back(layout: Layout, closed: _Closed, goal: int, depth: int) -> list[M
     moves: list[Move] = []
     key = goal
     for want in range(depth - 1, -1, -1):
-        slides, before = layout.slides_from(key)
-        first = int(np.argmax(closed.depth_of(before) == want))
-        back = layout.move(int(slides[first]))
-        moves.append(Move(back.car, OPPOSITE[back.direction], back.distance))
-        key = int(before[first])
+        move, key = step_back(layout, key, lambda before: closed.depth_of(before) == want)
+        moves.append(move)
     return moves[::-1]

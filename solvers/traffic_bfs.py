@@ -10,7 +10,7 @@ too large to enumerate are searched by traffic_astar instead.)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 import numpy as np
 
@@ -65,13 +65,24 @@ def walk_back(layout: Layout, path_layers: list[np.ndarray], goal: int) -> list[
     moves: list[Move] = []
     key = goal
     for layer in reversed(path_layers[:-1]):
-        slides, before = layout.slides_from(key)  # every slide can be undone
-        at = np.minimum(np.searchsorted(layer, before), len(layer) - 1)
-        first = int(np.argmax(layer[at] == before))
-        back = layout.move(int(slides[first]))
-        moves.append(Move(back.car, OPPOSITE[back.direction], back.distance))
-        key = int(before[first])
+        move, key = step_back(layout, key, lambda before: holds(layer, before))
+        moves.append(move)
     return moves[::-1]
+
+
+def step_back(layout: Layout, key: int, wanted: Callable[[np.ndarray], np.ndarray]) -> tuple[Move, int]:
+    """The slide into `key` from its first neighbour that `wanted` (neighbours -> mask) accepts,
+    and that neighbour: every slide can be undone, so the neighbours are the predecessors."""
+    slides, before = layout.slides_from(key)
+    first = int(np.argmax(wanted(before)))
+    back = layout.move(int(slides[first]))
+    return Move(back.car, OPPOSITE[back.direction], back.distance), int(before[first])
+
+
+def holds(ordered: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Which `keys` the sorted array `ordered` holds (a mask); `ordered` is not empty."""
+    at = np.minimum(np.searchsorted(ordered, keys), len(ordered) - 1)
+    return ordered[at] == keys
 
 
 def goal_in(layout: Layout, layer: np.ndarray) -> int | None:
@@ -119,6 +130,4 @@ def minus(keys: np.ndarray, sorted_other: np.ndarray) -> np.ndarray:
     """`keys` without those in `sorted_other` (both sorted and unique)."""
     if not len(sorted_other) or not len(keys):
         return keys
-    at = np.searchsorted(sorted_other, keys)
-    np.minimum(at, len(sorted_other) - 1, out=at)
-    return keys[sorted_other[at] != keys]
+    return keys[~holds(sorted_other, keys)]

@@ -105,8 +105,7 @@ class BrowserScreen(Screen):
         done = sum(self.store.level(e.key).solved for e in shelf.entries)
         # The pane is narrow: a long title gives way so the count is never cut ("0/2" for 0/26).
         count = f"  {done}/{len(shelf.entries)}"
-        room = self._tree_width() - LABEL_EXTRA - len(count)
-        title = shelf.title if len(shelf.title) <= room else shelf.title[: room - 1] + "…"
+        title = _clip(shelf.title, self._tree_width() - LABEL_EXTRA - len(count))
         return Text.assemble(title, (count, "dim"))
 
     def _fill_tree(self) -> None:
@@ -163,10 +162,8 @@ class BrowserScreen(Screen):
                     continue
                 record = self.store.level(entry.key)
                 par = par_of(entry, self.store)
-                title = entry.display_title()
-                if len(title) > title_width:
-                    title = title[: title_width - 1] + "…"
-                row = [str(entry.index), title, "?" if par is None else str(par),
+                row = [str(entry.index), _clip(entry.display_title(), title_width),
+                       "?" if par is None else str(par),
                        "-" if record.best_moves is None else str(record.best_moves), self._mark(entry)]
                 if searching:
                     row.insert(0, shelf.title[:PACK_WIDTH])
@@ -345,3 +342,8 @@ class OpenFileScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _clip(text: str, width: int) -> str:
+    """`text` cut to `width` characters, its last one an ellipsis when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
