@@ -64,6 +64,21 @@ class Board:
             seen |= frontier
         return seen
 
+    def layers(self, start: int, free: int) -> tuple[int, list[int]]:
+        """The player's region from cell `start` over `free` and its BFS layers
+        (layer k: the cells k steps away)."""
+        width = self.width
+        seen = frontier = 1 << start
+        free &= ~frontier
+        layers = [frontier]
+        while True:
+            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free
+            if not frontier:
+                return seen, layers
+            free ^= frontier
+            seen |= frontier
+            layers.append(frontier)
+
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""
         if start == target:

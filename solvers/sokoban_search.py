@@ -34,12 +34,14 @@ import gc
 import heapq
 from itertools import islice
 from operator import sub
+from typing import Callable
 
 from fewest.solvers.control import Control, Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
 from fewest.solvers.sokoban_board import cells_of
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_probe import CorralProbe
+from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
@@ -90,6 +92,7 @@ def _search(
     never_moving: dict = {}  # (boxes, player's region) key -> boxes that can never move
     probe = CorralProbe(board.size)
     partners = probe.partners
+    symmetry = board_symmetry(board)
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -100,8 +103,10 @@ def _search(
     start = (boxes << shift) | player
     walled[settled[0]] = settled[1]
     left0, info0 = matched(boxes, *settled)
-    # table[key] = (cost so far, parent key, push code = cell * 4 + direction)
-    table: dict = {start: (0, None, 0)}
+    # table[key] = (cost so far, parent key, push code = cell * 4 + direction); on a symmetric
+    # board the table's keys are canonical (one for all mirror images), the queue's are not
+    keyer = _keyer(symmetry, boxes, shift)
+    table: dict = {keyer(player): (0, None, 0)}
     # The open list: buckets of (key, matching) by (f, pushes left), each a stack
     # (deepest first on ties); `ids` is a heap of the bucket ids in use.
     buckets: dict = {(left0 * scale) << LOW | left0: [(start, info0)]}
@@ -119,12 +124,22 @@ def _search(
             del buckets[bucket_id]
         pushes_left = bucket_id & ((1 << LOW) - 1)
         g = (bucket_id >> LOW) - pushes_left * scale
-        entry = table[key]
+        boxes = key >> shift
+        player = key & player_bits
+        if symmetry is None:
+            keyer = (boxes << shift).__or__
+            here = key
+        else:
+            images = symmetry.images(boxes)
+            keyer = symmetry.keyer(boxes, images, shift)
+            here = keyer(player)
+        entry = table[here]
         if entry[0] != g:
             continue  # superseded by a cheaper route to the same node
-        boxes = key >> shift
         if boxes == goals:
-            return _pushes_to(table, key), g
+            if symmetry is None:
+                return _pushes_to(table, key), g
+            return _replay(board, symmetry, shift, _chain(table, here), start), g
         control.tick()
         if not control.expanded & check_every:
             control.stored = len(table)
@@ -132,15 +147,14 @@ def _search(
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
 
-        player = key & player_bits
         free = floor & ~boxes
-        seen, layers = _layers(player, free, width)
+        seen, layers = board.layers(player, free)
         # Where a push can leave the player: a box beyond, free floor behind (it came from
         # there). Fewer cells looked up only ever prunes less.
         sideways = ((boxes >> 1) & (free << 1)) | ((boxes << 1) & (free >> 1))
         upright = ((boxes >> width) & (free << width)) | ((boxes << width) & (free >> width))
         others = (sideways | upright) & seen & ~(1 << player)
-        if _dominated(table, boxes << shift, g, others, layers, per_step):
+        if _dominated(table, keyer, g, others, layers, per_step):
             continue
 
         loose = boxes & ~stuck
@@ -205,11 +219,17 @@ def _search(
                 target = cell + step
                 new_boxes = boxes ^ low ^ (1 << target)
                 child = (new_boxes << shift) | cell
+                if symmetry is None:
+                    child_keyer = (new_boxes << shift).__or__
+                    there = child
+                else:
+                    child_keyer = symmetry.keyer(new_boxes, symmetry.moved(images, cell, target), shift)
+                    there = child_keyer(cell)
                 cost = g + walk[cell - step] * per_step + per_push
-                old = table.get(child)
+                old = table.get(there)
                 if old is not None and old[0] <= cost:
                     continue
-                if old is None and _beside(table, new_boxes, shift, cost - per_step, cell, steps, floor):
+                if old is None and _beside(table, child_keyer, cost - per_step, cell, steps, floor & ~new_boxes):
                     continue
                 if partners.get(target, 0) & new_boxes and probe.matches(new_boxes, cell, target):
                     continue
@@ -235,34 +255,21 @@ def _search(
                     info += (stuck, walls)
                 if left >= UNREACHABLE:
                     continue
-                table[child] = (cost, key, cell * 4 + d)
+                table[there] = (cost, here, cell * 4 + d)
                 _enqueue(buckets, ids, (cost + left * scale) << LOW | left, child, info)
                 queued += 1
     return None
 
 
-def _layers(player: int, free: int, width: int) -> tuple[int, list[int]]:
-    """The player's region and its BFS layers (layer k: the cells k steps away)."""
-    seen = frontier = 1 << player
-    free ^= frontier
-    layers = [frontier]
-    while True:
-        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free
-        if not frontier:
-            return seen, layers
-        free ^= frontier
-        seen |= frontier
-        layers.append(frontier)
-
-
-def _dominated(table: dict, boxes_key: int, g: int, cells: int, layers: list[int], per_step: int) -> bool:
+def _dominated(table: dict, keyer: Callable, g: int, cells: int, layers: list[int], per_step: int) -> bool:
     """Did a node with the same boxes, its player on one of `cells` (reachable from here),
     get there so much cheaper that walking over to this player's cell still costs no
-    more than g? Then every plan from here is matched from there: skip this one."""
+    more than g? Then every plan from here is matched from there: skip this one.
+    (`keyer`: player cell -> the table key of these boxes with the player there.)"""
     while cells:
         low = cells & -cells
         cells ^= low
-        other = table.get(boxes_key | (low.bit_length() - 1))
+        other = table.get(keyer(low.bit_length() - 1))
         if other is not None and other[0] < g:
             for distance, layer in enumerate(layers):
                 if layer & low:
@@ -272,13 +279,12 @@ def _dominated(table: dict, boxes_key: int, g: int, cells: int, layers: list[int
     return False
 
 
-def _beside(table: dict, boxes: int, shift: int, cost: int, cell: int, steps: tuple, floor: int) -> bool:
-    """Is there a node with the same boxes, its player one free step from `cell`, that
+def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, free: int) -> bool:
+    """Is there a node with the same boxes, its player one `free` step from `cell`, that
     cost at most `cost`? (Then a node on `cell` at one step more is dominated.)"""
-    free, boxes_key = floor & ~boxes, boxes << shift
     for step in steps:
         if (free >> (cell + step)) & 1:
-            other = table.get(boxes_key | (cell + step))
+            other = table.get(keyer(cell + step))
             if other is not None and other[0] <= cost:
                 return True
     return False
@@ -361,3 +367,50 @@ def _pushes_to(table: dict, key: int) -> list[Push]:
             return pushes[::-1]
         pushes.append((code >> 2, code & 3))
         key = parent
+
+
+def _keyer(symmetry: Symmetry | None, boxes: int, shift: int) -> Callable[[int], int]:
+    if symmetry is None:
+        return (boxes << shift).__or__
+    return symmetry.keyer(boxes, symmetry.images(boxes), shift)
+
+
+def _chain(table: dict, key: int) -> list[int]:
+    """The table keys from the start's child to `key`, following parents."""
+    keys = []
+    while table[key][1] is not None:
+        keys.append(key)
+        key = table[key][1]
+    return keys[::-1]
+
+
+def _replay(board, symmetry: Symmetry, shift: int, chain: list[int], start: int) -> list[Push]:
+    """Pushes from the real start through positions with the canonical keys of `chain`:
+    each step takes the cheapest push whose position is an image of the next key."""
+    boxes, player = start >> shift, start & ((1 << shift) - 1)
+    pushes = []
+    for want in chain:
+        seen, layers = board.layers(player, board.floor & ~boxes)
+        best = None
+        for distance, layer in enumerate(layers):
+            for d, step in enumerate(board.steps):
+                for cell in cells_of(boxes & _shifted(layer, step)):
+                    new_boxes = boxes ^ (1 << cell) ^ (1 << (cell + step))
+                    if (board.floor >> (cell + step)) & 1 and not (boxes >> (cell + step)) & 1:
+                        if _keyer(symmetry, new_boxes, shift)(cell) == want:
+                            best = (cell, d, new_boxes)
+                            break
+                if best:
+                    break
+            if best:
+                break
+        assert best is not None, "a stored step has no image among the pushes"
+        cell, d, boxes = best
+        pushes.append((cell, d))
+        player = cell
+    return pushes
+
+
+def _shifted(mask: int, step: int) -> int:
+    """`mask` moved one `step` (the cells a player on `mask` would push from there)."""
+    return mask << step if step > 0 else mask >> -step

@@ -4,7 +4,6 @@ matching bound, deadlock pruning, budgets and cancellation. Every plan is replay
 
 import csv
 import gc
-import heapq
 import itertools
 import random
 from pathlib import Path
@@ -22,49 +21,10 @@ from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
+from tests.sokoban_support import checked, level, lexicographic_optimum, solve
 
 DATA = Path(__file__).parent / "data"
 RULEBOOK = DATA / "rulebook"
-
-
-def level(text: str) -> S.Level:
-    return L.read_xsb(text)[0].level
-
-
-def solve(lvl: S.Level, metric: str, state: S.State | None = None, **budget) -> "solver.Solution":
-    state = S.initial_state(lvl) if state is None else state
-    return solver.solve(lvl, state, Control(Budget(**budget)), metric)
-
-
-def checked(lvl: S.Level, solution, state: S.State | None = None) -> tuple[int, int]:
-    """Replays the plan through the engine; (moves, pushes) it really took."""
-    assert solution.status is Status.OPTIMAL
-    moves = oracle.replay_length(S, lvl, list(solution.moves), state)
-    pushes = S.tally(solution.moves).pushes
-    assert solution.extra["pushes"] == pushes
-    return moves, pushes
-
-
-def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = None) -> tuple[int, int] | None:
-    """Independent Dijkstra over single steps: the best (moves, pushes) or (pushes, moves)."""
-    start = S.initial_state(lvl) if state is None else state
-    best = {start: (0, 0)}
-    order = itertools.count()
-    heap = [((0, 0), next(order), start)]
-    while heap:
-        cost, _, current = heapq.heappop(heap)
-        if best[current] < cost:
-            continue
-        if S.is_solved(lvl, current):
-            return cost
-        for move in S.legal_moves(lvl, current):
-            step = (1, int(move.push)) if metric == "moves" else (int(move.push), 1)
-            nxt = S.apply(lvl, current, move)
-            new = (cost[0] + step[0], cost[1] + step[1])
-            if new < best.get(nxt, (1 << 30, 0)):
-                best[nxt] = new
-                heapq.heappush(heap, (new, next(order), nxt))
-    return None
 
 
 def random_room(rng: random.Random) -> S.Level | None:

@@ -1,0 +1,125 @@
+"""Board symmetries: positions that are mirror images of each other are one node.
+
+When a mirror or a rotation maps the floor onto itself and the goals onto
+themselves, it maps every position to one with the same optimal future
+(walks and pushes have the same lengths in the mirror), so the search keeps
+one table entry for all images of a position: the least key among them (the
+canonical key). On a level with the dihedral symmetry of the square that is
+up to eight times fewer nodes. Box sets are mirrored in bulk with per-byte
+lookup tables; a push changes two bits, so a child's images are its parent's
+with two bits flipped in each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fewest.solvers.sokoban_board import Board, cells_of
+
+_CHUNK = 8  # bits mirrored per table lookup
+
+
+@dataclass(frozen=True, eq=False)
+class Symmetry:
+    """The non-identity symmetries of one board, in its padded numbering."""
+
+    maps: tuple[tuple[int, ...], ...]  # maps[t][cell]: the image of a floor cell (0 off the floor)
+    bits: tuple[tuple[int, ...], ...]  # bits[t][cell] == 1 << maps[t][cell] (0 off the floor)
+    chunks: tuple[tuple[tuple[int, ...], ...], ...]  # chunks[t][k][byte]: image of byte k's bits
+
+    def images(self, boxes: int) -> list[int]:
+        """`boxes` under each symmetry."""
+        out = []
+        for tables in self.chunks:
+            image, rest, k = 0, boxes, 0
+            while rest:
+                byte = rest & 0xFF
+                if byte:
+                    image |= tables[k][byte]
+                rest >>= _CHUNK
+                k += 1
+            out.append(image)
+        return out
+
+    def moved(self, images: list[int], cell: int, target: int) -> list[int]:
+        """The images after the box on `cell` went to `target`."""
+        return [image ^ bits[cell] ^ bits[target] for image, bits in zip(images, self.bits)]
+
+    def keyer(self, boxes: int, images: list[int], shift: int):
+        """A function: player cell -> the canonical key of (boxes, that player cell)."""
+        best, ties = boxes, [None]
+        for image, cells in zip(images, self.maps):
+            if image < best:
+                best, ties = image, [cells]
+            elif image == best:
+                ties.append(cells)
+        base = best << shift
+        if len(ties) == 1:
+            cells = ties[0]
+            if cells is None:
+                return base.__or__
+            return lambda player: base | cells[player]
+        return lambda player: base | min(player if cells is None else cells[player] for cells in ties)
+
+
+def board_symmetry(board: Board) -> Symmetry | None:
+    """The board's mirrors and rotations that keep its floor and goals (None: only the identity)."""
+    floor = list(cells_of(board.floor))
+    if not floor:
+        return None
+    width = board.width
+    rows = [cell // width for cell in floor]
+    cols = [cell % width for cell in floor]
+    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
+    height, span = bottom - top, right - left
+
+    def transforms():
+        for transpose in (False, True):
+            for flip_rows in (False, True):
+                for flip_cols in (False, True):
+                    if transpose or flip_rows or flip_cols:
+                        yield transpose, flip_rows, flip_cols
+
+    maps, bits, chunks = [], [], []
+    for transpose, flip_rows, flip_cols in transforms():
+        if transpose and height != span:
+            continue
+        image = [0] * board.size
+        for cell, row, col in zip(floor, rows, cols):
+            r, c = row - top, col - left
+            if flip_rows:
+                r = height - r
+            if flip_cols:
+                c = span - c
+            if transpose:
+                r, c = c, r
+            image[cell] = (r + top) * width + c + left
+        if _mask(image, board.floor) != board.floor or _mask(image, board.goals) != board.goals:
+            continue
+        maps.append(tuple(image))
+        bits.append(tuple((1 << image[cell]) if (board.floor >> cell) & 1 else 0 for cell in range(board.size)))
+        chunks.append(_chunk_tables(image, board.floor, board.size))
+    if not maps:
+        return None
+    return Symmetry(tuple(maps), tuple(bits), tuple(chunks))
+
+
+def _mask(image: list[int], mask: int) -> int:
+    out = 0
+    for cell in cells_of(mask):
+        out |= 1 << image[cell]
+    return out
+
+
+def _chunk_tables(image: list[int], floor: int, size: int) -> tuple[tuple[int, ...], ...]:
+    tables = []
+    for base in range(0, size, _CHUNK):
+        singles = [
+            (1 << image[cell]) if cell < size and (floor >> cell) & 1 else 0 for cell in range(base, base + _CHUNK)
+        ]
+        table = [0] * 256
+        for byte in range(1, 256):
+            low = byte & -byte
+            table[byte] = table[byte ^ low] | singles[low.bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)

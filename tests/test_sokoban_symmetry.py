@@ -1,0 +1,135 @@
+"""Board symmetries in the Sokoban search: which mirrors a board has, that the canonical
+key is the same for every image of a position, and that searching symmetric rooms with
+one node per set of images still finds the optimum of an independent Dijkstra."""
+
+import random
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Status
+from fewest.solvers.sokoban_board import cells_of, compile_board
+from fewest.solvers.sokoban_symmetry import board_symmetry
+from tests.sokoban_support import checked, level, lexicographic_optimum, solve
+
+
+@pytest.mark.parametrize(
+    "text, count",
+    [
+        ("#######\n#*   *#\n#  @  #\n#*   *#\n#######", 3),  # a 5x3 room: two mirrors and a half turn
+        ("#####\n#* *#\n# @ #\n#* *#\n#####", 7),  # a square room: all eight
+        ("######\n#*   #\n# @  #\n#   *#\n######", 1),  # goals in opposite corners: the half turn
+        ("#####\n#*  #\n# @ #\n#   #\n#####", 1),  # one corner goal of a square: its diagonal
+        ("######\n#*   #\n# @ ##\n#   *#\n######", None),  # a wall breaks the half turn
+    ],
+)
+def test_board_symmetries_keep_floor_and_goals(text, count):
+    # (boxes on goals: the position does not matter, only walls and goals do)
+    board = compile_board(level(text))
+    symmetry = board_symmetry(board)
+    assert (None if symmetry is None else len(symmetry.maps)) == count
+    for cells in symmetry.maps if symmetry else ():
+        assert sorted(cells[c] for c in cells_of(board.floor)) == list(cells_of(board.floor))
+        assert sorted(cells[c] for c in cells_of(board.goals)) == list(cells_of(board.goals))
+
+
+def test_every_image_of_a_position_has_the_same_key():
+    board = compile_board(level("#######\n#.   .#\n#  $  #\n#$ @ $#\n#  $  #\n#.   .#\n#######"))
+    symmetry = board_symmetry(board)
+    assert symmetry is not None
+    shift = board.size.bit_length()
+    rng = random.Random(3)
+    floor = list(cells_of(board.floor))
+    for _ in range(200):
+        picked = rng.sample(floor, 4)
+        boxes = sum(1 << cell for cell in picked[:3])
+        player = picked[3]
+        images = symmetry.images(boxes)
+        key = symmetry.keyer(boxes, images, shift)(player)
+        for image, cells in zip(images, symmetry.maps):
+            assert image == sum(1 << cells[cell] for cell in picked[:3])
+            again = symmetry.keyer(image, symmetry.images(image), shift)(cells[player])
+            assert again == key
+        moved = symmetry.moved(images, picked[0], picked[3])
+        assert moved == symmetry.images(boxes ^ (1 << picked[0]) ^ (1 << picked[3]))
+
+
+def symmetric_room(rng: random.Random) -> S.Level | None:
+    """A room mirrored left-right (and sometimes top-bottom) with mirrored goals; its boxes
+    are pulled off the goals by random reverse moves, so the position is not symmetric."""
+    width, height = rng.choice([6, 7, 8, 9]), rng.choice([5, 6, 7])
+    both = rng.random() < 0.5
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+
+    def orbit(cell):
+        r, c = cell
+        cells = {(r, c), (r, width - 1 - c)}
+        if both:
+            cells |= {(height - 1 - r, col) for _, col in cells}
+        return cells
+
+    walls = {(r, c) for r in range(height) for c in range(width)} - set(inner)
+    for cell in inner:
+        if rng.random() < 0.1:
+            walls |= orbit(cell)
+    open_cells = [cell for cell in inner if cell not in walls]
+    goals: set = set()
+    for cell in rng.sample(open_cells, len(open_cells)):
+        if len(goals | orbit(cell)) <= 4:
+            goals |= orbit(cell)
+        if len(goals) >= 3:
+            break
+    if not goals or len(open_cells) < len(goals) + 2:
+        return None
+    boxes = set(goals)
+    player = rng.choice([cell for cell in open_cells if cell not in boxes])
+    for _ in range(rng.randint(20, 80)):
+        dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
+        nxt = (player[0] + dr, player[1] + dc)
+        if nxt in walls or nxt in boxes:
+            continue
+        behind = (player[0] - dr, player[1] - dc)
+        if behind in boxes and rng.random() < 0.7:
+            boxes.remove(behind)
+            boxes.add(player)
+        player = nxt
+    rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
+    for r, c in goals:
+        rows[r][c] = "."
+    for r, c in boxes:
+        rows[r][c] = "*" if rows[r][c] == "." else "$"
+    rows[player[0]][player[1]] = "+" if rows[player[0]][player[1]] == "." else "@"
+    try:
+        return level("\n".join("".join(row) for row in rows))
+    except ValueError:
+        return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("metric", ["moves", "pushes"])
+def test_symmetric_rooms_match_an_independent_dijkstra(seed, metric):
+    rng = random.Random(seed)
+    symmetric = 0
+    for _ in range(25):
+        room = symmetric_room(rng)
+        if room is None:
+            continue
+        symmetric += board_symmetry(compile_board(room)) is not None
+        expected = lexicographic_optimum(room, metric)
+        solution = solve(room, metric)
+        if expected is None:
+            assert solution.status is Status.UNSOLVABLE
+            continue
+        moves, pushes = checked(room, solution)
+        assert ((moves, pushes) if metric == "moves" else (pushes, moves)) == expected
+    assert symmetric >= 10  # the rooms really are symmetric, so the canonical keys are used
+
+
+def test_mirror_images_share_one_node(monkeypatch):
+    # Four boxes around the player in a square room: every first push has three mirror twins.
+    lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
+    with_images = solve(lvl, "moves")
+    monkeypatch.setattr("fewest.solvers.sokoban_search.board_symmetry", lambda board: None)
+    without = solve(lvl, "moves")
+    assert checked(lvl, with_images) == checked(lvl, without) == lexicographic_optimum(lvl, "moves")
+    assert with_images.stats.stored * 2 < without.stats.stored
