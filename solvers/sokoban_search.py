@@ -220,17 +220,21 @@ def _search(
                 new_boxes = boxes ^ low ^ (1 << target)
                 child = (new_boxes << shift) | cell
                 if symmetry is None:
-                    child_keyer = (new_boxes << shift).__or__
                     there = child
                 else:
-                    child_keyer = symmetry.keyer(new_boxes, symmetry.moved(images, cell, target), shift)
-                    there = child_keyer(cell)
+                    child_images = symmetry.moved(images, cell, target)
+                    there = symmetry.key(new_boxes, child_images, shift, cell)
                 cost = g + walk[cell - step] * per_step + per_push
                 old = table.get(there)
                 if old is not None and old[0] <= cost:
                     continue
-                if old is None and _beside(table, child_keyer, cost - per_step, cell, steps, floor & ~new_boxes):
-                    continue
+                if old is None:
+                    if symmetry is None:
+                        child_keyer = (new_boxes << shift).__or__
+                    else:
+                        child_keyer = symmetry.keyer(new_boxes, child_images, shift)
+                    if _beside(table, child_keyer, cost - per_step, cell, steps, floor & ~new_boxes):
+                        continue
                 if partners.get(target, 0) & new_boxes and probe.matches(new_boxes, cell, target):
                     continue
                 group = 0

@@ -13,6 +13,7 @@ with two bits flipped in each.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from fewest.solvers.sokoban_board import Board, cells_of
 
@@ -45,7 +46,16 @@ class Symmetry:
         """The images after the box on `cell` went to `target`."""
         return [image ^ bits[cell] ^ bits[target] for image, bits in zip(images, self.bits)]
 
-    def keyer(self, boxes: int, images: list[int], shift: int):
+    def key(self, boxes: int, images: list[int], shift: int, player: int) -> int:
+        """The canonical key of (boxes, player); `images` are the boxes' images."""
+        best = min(images)
+        if boxes < best:
+            return (boxes << shift) | player
+        if boxes > best and images.count(best) == 1:
+            return (best << shift) | self.maps[images.index(best)][player]
+        return self.keyer(boxes, images, shift)(player)
+
+    def keyer(self, boxes: int, images: list[int], shift: int) -> Callable[[int], int]:
         """A function: player cell -> the canonical key of (boxes, that player cell)."""
         best, ties = boxes, [None]
         for image, cells in zip(images, self.maps):
