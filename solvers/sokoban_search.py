@@ -9,10 +9,13 @@ folded into one integer cost, major * MAJOR + minor:
   pushes: (pushes, moves)  an edge costs MAJOR + walk + 1
 The bound is the box-to-goal matching over push distances, h pushes, which
 is also at least h moves (every push is a move): h * (MAJOR + 1) never
-overestimates either metric. The bound is admissible but not always
-consistent (push distances take the player's best side), so a node whose
-cost improves is re-opened; a goal is accepted only when it leaves the
-queue, which makes it optimal.
+overestimates either metric. When a node is taken out of the queue the pair
+bound (sokoban_pairs.py) may raise h, and the node goes back in with it. The
+bound is admissible but not always consistent (push distances take the
+player's best side), so a node whose cost improves is re-opened; a goal is
+accepted only when it leaves the queue, which makes it optimal. On a board
+with mirror symmetry (sokoban_symmetry.py) the table keeps one entry for all
+images of a position.
 
 Pruning never loses an optimal plan:
 - certain deadlocks (sokoban_deadlock.py): pushes onto dead squares or into
@@ -40,6 +43,7 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
 from fewest.solvers.sokoban_board import cells_of
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
+from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
@@ -93,12 +97,14 @@ def _search(
     probe = CorralProbe(board.size)
     partners = probe.partners
     symmetry = board_symmetry(board)
+    pairs = pair_bound(board)
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
         rows = [walls.rows[b] for b in order]
         u, v, p = assign(rows)
-        return matching_cost(rows, (u, v, p)), (order, u, v, p, stuck, walls)
+        cost = matching_cost(rows, (u, v, p))
+        return cost, (order, u, v, p, stuck, walls, cost)
 
     start = (boxes << shift) | player
     walled[settled[0]] = settled[1]
@@ -108,7 +114,9 @@ def _search(
     keyer = _keyer(symmetry, boxes, shift)
     table: dict = {keyer(player): (0, None, 0)}
     # The open list: buckets of (key, matching) by (f, pushes left), each a stack
-    # (deepest first on ties); `ids` is a heap of the bucket ids in use.
+    # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
+    # are the matching's when a node is made; the pair bound may raise them when it is
+    # taken out (then it goes back in: computed once per node taken out, not per child).
     buckets: dict = {(left0 * scale) << LOW | left0: [(start, info0)]}
     ids = list(buckets)
     # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
@@ -117,7 +125,7 @@ def _search(
     while ids:
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
-        key, (order, u, v, p, stuck, walls) = bucket.pop()
+        key, (order, u, v, p, stuck, walls, matching) = bucket.pop()
         queued -= 1
         if not bucket:
             heapq.heappop(ids)
@@ -146,6 +154,14 @@ def _search(
             control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
+        if pairs is not None and pushes_left == matching:
+            left = pairs.bound(sorted(order), player)
+            if left >= UNREACHABLE:
+                continue  # two boxes that can never both reach goals
+            if left > pushes_left:
+                _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, (order, u, v, p, stuck, walls, matching))
+                queued += 1
+                continue
 
         free = floor & ~boxes
         seen, layers = board.layers(player, free)
@@ -188,7 +204,7 @@ def _search(
                     _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
                     queued += 1
                     continue
-                order, u, v, p, stuck, walls = info
+                order, u, v, p, stuck, walls, matching = info
                 candidates, movable, wanted = _pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
@@ -255,8 +271,8 @@ def _search(
                         continue
                     left, info = matched(new_boxes, child_stuck, child_walls)
                 else:
-                    left, info = _pushed(trows, (order, u, v, p), column, pushes_left, cell, target)
-                    info += (stuck, walls)
+                    left, info = _pushed(trows, (order, u, v, p), column, matching, cell, target)
+                    info += (stuck, walls, left)
                 if left >= UNREACHABLE:
                     continue
                 table[there] = (cost, here, cell * 4 + d)
@@ -295,7 +311,7 @@ def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, fr
 
 
 def _pushed(
-    trows: tuple, parent: tuple, column: list, pushes_left: int, cell: int, target: int
+    trows: tuple, parent: tuple, column: list, parent_cost: int, cell: int, target: int
 ) -> tuple[int, tuple]:
     """The matching after the box on `cell` moved to `target`: only its row changed.
 
@@ -307,9 +323,9 @@ def _pushed(
     i = order.index(cell)
     row = trows[target]
     ui = min(map(sub, row, islice(v, 1, None)))
-    lower = pushes_left - u[i + 1] + ui
+    lower = parent_cost - u[i + 1] + ui
     ci = column[i]
-    upper = pushes_left - trows[cell][ci - 1] + row[ci - 1]
+    upper = parent_cost - trows[cell][ci - 1] + row[ci - 1]
     child_order = order[:i] + (target,) + order[i + 1 :]
     if lower == upper:
         child_u = u[:]

@@ -1,14 +1,19 @@
 """Helpers shared by the Sokoban solver tests: read a level, solve it, replay the plan,
 and an independent lexicographic Dijkstra over single steps to compare against."""
 
+import csv
 import heapq
 import itertools
+import random
+from pathlib import Path
 
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
 from tests import oracle
+
+DATA = Path(__file__).parent / "data"
 
 
 def level(text: str) -> S.Level:
@@ -49,3 +54,62 @@ def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = Non
                 best[nxt] = new
                 heapq.heappush(heap, (new, next(order), nxt))
     return None
+
+
+def random_room(rng: random.Random) -> S.Level | None:
+    """A small walled room with random inner walls. Mostly the boxes are pulled away
+    from their goals by random reverse moves (so it is solvable); sometimes they are
+    simply scattered (often unsolvable). None when the draw makes no valid level."""
+    width, height = rng.randint(4, 8), rng.randint(4, 7)
+    walls = {(r, c) for r in range(height) for c in range(width)}
+    walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls.update(cell for cell in inner if rng.random() < 0.15)
+    open_cells = [cell for cell in inner if cell not in walls]
+    count = rng.randint(1, 3 if len(open_cells) <= 20 else 2)
+    if len(open_cells) < count + 1:
+        return None
+    goals = rng.sample(open_cells, count)
+    if rng.random() < 0.2:
+        boxes = set(rng.sample(open_cells, count))
+        player = rng.choice([cell for cell in open_cells if cell not in boxes])
+    else:
+        boxes = set(goals)
+        player = rng.choice([cell for cell in open_cells if cell not in boxes])
+        for _ in range(rng.randint(5, 40)):  # reverse play: step, maybe pulling a box behind
+            dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
+            nxt = (player[0] + dr, player[1] + dc)
+            if nxt in walls or nxt in boxes:
+                continue
+            behind = (player[0] - dr, player[1] - dc)
+            if behind in boxes and rng.random() < 0.7:
+                boxes.remove(behind)
+                boxes.add(player)
+            player = nxt
+    rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
+    for r, c in goals:
+        rows[r][c] = "."
+    for r, c in boxes:
+        rows[r][c] = "*" if rows[r][c] == "." else "$"
+    rows[player[0]][player[1]] = "+" if rows[player[0]][player[1]] == "." else "@"
+    try:
+        return level("\n".join("".join(row) for row in rows))
+    except ValueError:
+        return None
+
+
+def random_rooms(seed: int, count: int) -> list[S.Level]:
+    rng = random.Random(seed)
+    rooms: list[S.Level] = []
+    while len(rooms) < count:
+        room = random_room(rng)
+        if room is not None:
+            rooms.append(room)
+    return rooms
+
+
+def microban(count: int) -> list[tuple[S.Level, dict]]:
+    entries = L.read_xsb((DATA / "Microban_155.xsb").read_text(), "Microban_155.xsb")
+    with open(DATA / "microban_optimal.csv", newline="") as handle:
+        table = {int(row["level"]): row for row in csv.DictReader(handle)}
+    return [(entry.level, table[entry.index]) for entry in entries[:count]]

@@ -1,0 +1,149 @@
+"""A lower bound on pushes from pairs of boxes solved exactly (a pattern database).
+
+Take two boxes, drop every other box, and ask for the fewest pushes that put
+both on goals (any two), the player starting where it stands. A plan for the
+whole level, with the other boxes' pushes read as plain steps, is a plan for
+that smaller problem, so its pushes of those two boxes are at least the
+answer. Pushes add up box by box: for any split of the boxes into pairs and
+singles, the sum of the parts' answers is a lower bound on the pushes left.
+Unlike the matching (sokoban_assignment.py) it sees boxes in each other's way
+and where the player can get to; the search takes the larger of the two.
+
+The answers for every pair of cells and every walking region of the player
+come from one breadth-first search backwards from the goals (pulls instead of
+pushes), done once per level. A pair that can never be solved from where it
+stands is a deadlock: its answer is UNREACHABLE.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+from itertools import combinations
+
+from fewest.solvers.sokoban_board import Board, cells_of
+from fewest.solvers.sokoban_tables import UNREACHABLE
+
+MAX_FLOOR = 200  # larger boards skip the pair table (its build grows with floor^2)
+
+
+class PairBound:
+    """Exact pushes for every single box and every pair of boxes alone on the board."""
+
+    def __init__(self, board: Board) -> None:
+        self.size = board.size
+        self._board = board
+        self._regions: dict[int, tuple[int, ...]] = {}
+        # cell (a single) or low cell * size + high cell (a pair) -> pushes, or, where the
+        # player's side matters, ((region mask, pushes), ...)
+        self.singles = self._answers(1)
+        self.pairs = self._answers(2)
+        self._regions.clear()  # only needed while building
+
+    def bound(self, boxes: list[int], player: int) -> int:
+        """A lower bound on the pushes that put these boxes (cells, lowest first) on goals."""
+        singles, pairs, size = self.singles, self.pairs, self.size
+        alone = []
+        for cell in boxes:
+            value = singles.get(cell, UNREACHABLE)
+            if value.__class__ is not int:
+                value = _where(value, player)
+            if value >= UNREACHABLE:
+                return UNREACHABLE
+            alone.append(value)
+        gains = []
+        for i, low in enumerate(boxes):
+            base, cost = low * size, alone[i]
+            for j in range(i + 1, len(boxes)):
+                value = pairs.get(base + boxes[j], UNREACHABLE)
+                if value.__class__ is not int:
+                    value = _where(value, player)
+                if value >= UNREACHABLE:
+                    return UNREACHABLE  # these two can never both reach goals
+                gain = value - cost - alone[j]
+                if gain > 0:
+                    gains.append((gain, i, j))
+        total = sum(alone)
+        if gains:
+            gains.sort(reverse=True)  # greedy: any split into pairs gives a lower bound
+            used = 0
+            for gain, i, j in gains:
+                if not (used >> i) & 1 and not (used >> j) & 1:
+                    used |= (1 << i) | (1 << j)
+                    total += gain
+        return total
+
+    def _region_masks(self, occupied: int) -> tuple[int, ...]:
+        """The walking regions (masks) of the free floor around `occupied`."""
+        found = self._regions.get(occupied)
+        if found is None:
+            board = self._board
+            free = rest = board.floor & ~occupied
+            regions = []
+            while rest:
+                region = board.reach((rest & -rest).bit_length() - 1, free)
+                regions.append(region)
+                rest &= ~region
+            found = self._regions[occupied] = tuple(regions)
+        return found
+
+    def _answers(self, count: int) -> dict:
+        """Backward BFS over (boxes, player's region) from every `count` goals."""
+        board = self._board
+        floor, steps = board.floor, board.steps
+        distance: dict[tuple[int, int], int] = {}
+        queue: deque = deque()
+        for goals in combinations(cells_of(board.goals), count):
+            mask = sum(1 << goal for goal in goals)
+            for region in self._region_masks(mask):
+                distance[mask, region] = 0
+                queue.append((mask, region))
+        while queue:
+            state = queue.popleft()
+            mask, region = state
+            pushes = distance[state] + 1
+            for box in cells_of(mask):
+                for step in steps:
+                    # the player on box - step pulls the box there and backs onto box - 2 step
+                    behind = box - 2 * step
+                    if not (region >> (box - step)) & 1 or not (floor >> behind) & 1 or (mask >> behind) & 1:
+                        continue
+                    pulled = mask ^ (1 << box) ^ (1 << (box - step))
+                    after = (pulled, _region_of(self._region_masks(pulled), behind))
+                    if after not in distance:
+                        distance[after] = pushes
+                        queue.append(after)
+        by_mask: dict[int, dict[int, int]] = {}
+        for (mask, region), pushes in distance.items():
+            by_mask.setdefault(mask, {})[region] = pushes
+        answers: dict = {}
+        for mask, per_region in by_mask.items():
+            cells = list(cells_of(mask))
+            key = cells[0] * self.size + cells[-1] if count == 2 else cells[0]
+            sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in self._region_masks(mask))
+            values = {pushes for _, pushes in sides}
+            answers[key] = values.pop() if len(values) == 1 else sides
+        return answers
+
+
+def _region_of(regions: tuple[int, ...], cell: int) -> int:
+    for region in regions:
+        if (region >> cell) & 1:
+            return region
+    raise AssertionError("a free floor cell outside every region")
+
+
+def _where(sides: tuple, player: int) -> int:
+    """The answer for the player's side: ((region mask, pushes), ...) -> pushes."""
+    for region, pushes in sides:
+        if (region >> player) & 1:
+            return pushes
+    return UNREACHABLE
+
+
+@lru_cache(maxsize=16)
+def pair_bound(board: Board) -> PairBound | None:
+    """The pair table of a board (cached), or None when the board is too large for one."""
+    if bin(board.floor).count("1") > MAX_FLOOR or bin(board.goals).count("1") < 2:
+        return None
+    return PairBound(board)
