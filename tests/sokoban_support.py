@@ -74,18 +74,32 @@ def random_room(rng: random.Random) -> S.Level | None:
         boxes = set(rng.sample(open_cells, count))
         player = rng.choice([cell for cell in open_cells if cell not in boxes])
     else:
-        boxes = set(goals)
-        player = rng.choice([cell for cell in open_cells if cell not in boxes])
-        for _ in range(rng.randint(5, 40)):  # reverse play: step, maybe pulling a box behind
-            dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
-            nxt = (player[0] + dr, player[1] + dc)
-            if nxt in walls or nxt in boxes:
-                continue
-            behind = (player[0] - dr, player[1] - dc)
-            if behind in boxes and rng.random() < 0.7:
-                boxes.remove(behind)
-                boxes.add(player)
-            player = nxt
+        boxes, player = pulled_away(rng, walls, goals, open_cells, (5, 40))
+    return room_level(width, height, walls, goals, boxes, player)
+
+
+def pulled_away(
+    rng: random.Random, walls: set, goals, open_cells: list, steps: tuple[int, int]
+) -> tuple[set, tuple]:
+    """Boxes on the goals and the player on a random free cell, then a random number (in
+    `steps`) of reverse moves, each a step often pulling the box behind: a solvable position."""
+    boxes = set(goals)
+    player = rng.choice([cell for cell in open_cells if cell not in boxes])
+    for _ in range(rng.randint(*steps)):
+        dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
+        nxt = (player[0] + dr, player[1] + dc)
+        if nxt in walls or nxt in boxes:
+            continue
+        behind = (player[0] - dr, player[1] - dc)
+        if behind in boxes and rng.random() < 0.7:
+            boxes.remove(behind)
+            boxes.add(player)
+        player = nxt
+    return boxes, player
+
+
+def room_level(width: int, height: int, walls: set, goals, boxes: set, player: tuple) -> S.Level | None:
+    """The level drawn from (row, col) cells; None when it is not a valid level."""
     rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
     for r, c in goals:
         rows[r][c] = "."

@@ -10,7 +10,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Status
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_symmetry import board_symmetry
-from tests.sokoban_support import checked, level, lexicographic_optimum, solve
+from tests.sokoban_support import checked, level, lexicographic_optimum, pulled_away, room_level, solve
 
 
 @pytest.mark.parametrize(
@@ -81,28 +81,8 @@ def symmetric_room(rng: random.Random) -> S.Level | None:
             break
     if not goals or len(open_cells) < len(goals) + 2:
         return None
-    boxes = set(goals)
-    player = rng.choice([cell for cell in open_cells if cell not in boxes])
-    for _ in range(rng.randint(20, 80)):
-        dr, dc = rng.choice([(0, 1), (0, -1), (1, 0), (-1, 0)])
-        nxt = (player[0] + dr, player[1] + dc)
-        if nxt in walls or nxt in boxes:
-            continue
-        behind = (player[0] - dr, player[1] - dc)
-        if behind in boxes and rng.random() < 0.7:
-            boxes.remove(behind)
-            boxes.add(player)
-        player = nxt
-    rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
-    for r, c in goals:
-        rows[r][c] = "."
-    for r, c in boxes:
-        rows[r][c] = "*" if rows[r][c] == "." else "$"
-    rows[player[0]][player[1]] = "+" if rows[player[0]][player[1]] == "." else "@"
-    try:
-        return level("\n".join("".join(row) for row in rows))
-    except ValueError:
-        return None
+    boxes, player = pulled_away(rng, walls, goals, open_cells, (20, 80))
+    return room_level(width, height, walls, goals, boxes, player)
 
 
 @pytest.mark.parametrize("seed", range(6))
