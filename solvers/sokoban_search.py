@@ -125,7 +125,8 @@ def _search(
     while ids:
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
-        key, (order, u, v, p, stuck, walls, matching) = bucket.pop()
+        key, info = bucket.pop()
+        order, u, v, p, stuck, walls, matching = info
         queued -= 1
         if not bucket:
             heapq.heappop(ids)
@@ -159,7 +160,7 @@ def _search(
             if left >= UNREACHABLE:
                 continue  # two boxes that can never both reach goals
             if left > pushes_left:
-                _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, (order, u, v, p, stuck, walls, matching))
+                _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
                 queued += 1
                 continue
 
