@@ -19,6 +19,7 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import build_tables
 
@@ -52,8 +53,10 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
 
 
 def warm_up(level: Level) -> None:
-    """Build the level's geometry and push-distance tables (cached for later solves)."""
-    build_tables(compile_board(level))
+    """Build the level's geometry, push-distance and pair tables (cached for later solves)."""
+    board = compile_board(level)
+    build_tables(board)
+    pair_bound(board)
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:

@@ -11,6 +11,8 @@ them loses no solution, optimal or not:
 - immovable boxes: grow the set of boxes that might ever move (those the
   player could push, walking where the boxes that might move have gone);
   the rest can never move, by the same first-mover argument;
+- pairs (sokoban_pairs.py): two boxes that even alone on the board can never
+  both reach goals;
 - a box that can never move off its goal is a wall from then on: the other
   boxes' distances are measured around it (`with_walls`), which finds goals
   nobody can reach any more and box sets with no one-to-one assignment to
@@ -23,6 +25,7 @@ from typing import Any
 
 from fewest.solvers.sokoban_assignment import min_cost
 from fewest.solvers.sokoban_board import Board, cells_of, compile_board
+from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, build_tables, with_walls
 
 
@@ -102,7 +105,8 @@ def settle(tables: Tables, boxes: int, stuck: int = 0) -> tuple[int, Tables] | N
 def is_dead(level: Any, state: Any) -> bool:
     """Whether the engine position `state` of `level` can certainly never be solved.
 
-    Cheap (the tests above, once each); never says True for a solvable
+    Cheap (the tests above, once each; the pair table is built once per level and
+    kept); never says True for a solvable
     position, may say False for an unsolvable one.
     """
     board = compile_board(level)
@@ -116,4 +120,7 @@ def is_dead(level: Any, state: Any) -> bool:
     never = immovable(board, player, boxes, boxes & ~stuck, 0, walls.live)
     if never & ~board.goals:
         return True
-    return bool(never) and settle(tables, boxes, stuck | never) is None
+    if never and settle(tables, boxes, stuck | never) is None:
+        return True
+    pairs = pair_bound(board)
+    return pairs is not None and pairs.bound(list(cells_of(boxes)), player) >= UNREACHABLE

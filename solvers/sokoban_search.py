@@ -156,7 +156,7 @@ def _search(
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
         if pairs is not None and pushes_left == matching:
-            left = pairs.bound(sorted(order), player)
+            left = pairs.bound(list(cells_of(boxes)), player)  # boxes frozen on goals too
             if left >= UNREACHABLE:
                 continue  # two boxes that can never both reach goals
             if left > pushes_left:

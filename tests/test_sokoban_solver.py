@@ -169,6 +169,7 @@ def test_corral_probe_never_condemns_a_solvable_position():
         "######\n#@   #\n# $$ #\n# $$ #\n#....#\n######",  # a 2x2 block off goals
         "#######\n#. $$.#\n#     #\n# @   #\n#######",  # two boxes frozen against a wall
         "#######\n##.####\n# $  @#\n## ####\n#######",  # pushable only from cells behind it
+        "####\n#  #\n#* #\n# $#\n##+#\n#  #\n####",  # each box could move, never both onto goals
     ],
 )
 def test_is_dead_spots_certain_deadlocks(text):
