@@ -38,40 +38,63 @@ class PairBound:
         # player's side matters, ((region mask, pushes), ...)
         self.singles = self._answers(1)
         self.pairs = self._answers(2)
+        self.partners = self._partners()
         self._regions.clear()  # only needed while building
 
     def bound(self, boxes: list[int], player: int) -> int:
-        """A lower bound on the pushes that put these boxes (cells, lowest first) on goals."""
-        singles, pairs, size = self.singles, self.pairs, self.size
-        alone = []
+        """A lower bound on the pushes that put these boxes (cells) on goals."""
+        singles, pairs, partners, size = self.singles, self.pairs, self.partners, self.size
+        alone = {}
+        mask = 0
         for cell in boxes:
             value = singles.get(cell, UNREACHABLE)
             if value.__class__ is not int:
                 value = _where(value, player)
             if value >= UNREACHABLE:
                 return UNREACHABLE
-            alone.append(value)
+            alone[cell] = value
+            mask |= 1 << cell
         gains = []
-        for i, low in enumerate(boxes):
-            base, cost = low * size, alone[i]
-            for j in range(i + 1, len(boxes)):
-                value = pairs.get(base + boxes[j], UNREACHABLE)
+        for low in boxes:
+            # only the boxes above `low` whose pair with it can ever beat the two alone
+            others = partners.get(low, 0) & mask & ~((2 << low) - 1)
+            base, cost = low * size, alone[low]
+            while others:
+                bit = others & -others
+                others ^= bit
+                high = bit.bit_length() - 1
+                value = pairs.get(base + high, UNREACHABLE)
                 if value.__class__ is not int:
                     value = _where(value, player)
                 if value >= UNREACHABLE:
                     return UNREACHABLE  # these two can never both reach goals
-                gain = value - cost - alone[j]
+                gain = value - cost - alone[high]
                 if gain > 0:
-                    gains.append((gain, i, j))
-        total = sum(alone)
+                    gains.append((gain, low, high))
+        total = sum(alone.values())
         if gains:
             gains.sort(reverse=True)  # greedy: any split into pairs gives a lower bound
             used = 0
-            for gain, i, j in gains:
-                if not (used >> i) & 1 and not (used >> j) & 1:
-                    used |= (1 << i) | (1 << j)
+            for gain, low, high in gains:
+                if not (used >> low) & 1 and not (used >> high) & 1:
+                    used |= (1 << low) | (1 << high)
                     total += gain
         return total
+
+    def _partners(self) -> dict[int, int]:
+        """cell -> the cells whose pair with it may be worth more than the two alone, for
+        some player cell (a mask); every pair that is a deadlock somewhere is among them."""
+        size, singles = self.size, self.singles
+        live = {cell: _least(value) for cell, value in singles.items()}
+        partners: dict[int, int] = {}
+        for low, high in combinations(cells_of(self._board.floor), 2):
+            value = self.pairs.get(low * size + high, UNREACHABLE)
+            if low not in live or high not in live:
+                continue  # a box there is a dead square: pruned before any bound
+            if _most(value) > live[low] + live[high]:
+                partners[low] = partners.get(low, 0) | 1 << high
+                partners[high] = partners.get(high, 0) | 1 << low
+        return partners
 
     def _region_masks(self, occupied: int) -> tuple[int, ...]:
         """The walking regions (masks) of the free floor around `occupied`."""
@@ -131,6 +154,14 @@ def _region_of(regions: tuple[int, ...], cell: int) -> int:
         if (region >> cell) & 1:
             return region
     raise AssertionError("a free floor cell outside every region")
+
+
+def _least(value) -> int:
+    return value if value.__class__ is int else min(pushes for _, pushes in value)
+
+
+def _most(value) -> int:
+    return value if value.__class__ is int else max(pushes for _, pushes in value)
 
 
 def _where(sides: tuple, player: int) -> int:

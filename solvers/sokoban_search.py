@@ -149,12 +149,6 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return _replay(board, symmetry, shift, _chain(table, here), start), g
-        control.tick()
-        if not control.expanded & check_every:
-            control.stored = len(table)
-            control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
-            control.bound = (bucket_id >> LOW) // MAJOR
-            control.check()
         if pairs is not None and pushes_left == matching:
             left = pairs.bound(list(cells_of(boxes)), player)  # boxes frozen on goals too
             if left >= UNREACHABLE:
@@ -163,6 +157,12 @@ def _search(
                 _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
                 queued += 1
                 continue
+        control.tick()
+        if not control.expanded & check_every:
+            control.stored = len(table)
+            control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
+            control.bound = (bucket_id >> LOW) // MAJOR
+            control.check()
 
         free = floor & ~boxes
         seen, layers = board.layers(player, free)
