@@ -10,8 +10,9 @@ anything raises `Stopped`, which the algorithm turns into an honest
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,16 @@ class Control:
 
     def progress(self) -> Progress:
         return Progress(self.expanded, self.stored, self.bound, self.seconds)
+
+    @contextmanager
+    def share(self, fraction: float) -> Iterator[None]:
+        """Run a first phase on `fraction` of the time and node budgets (what is left then
+        serves a second phase; memory is not split: a stopped phase frees its tables)."""
+        whole = self.budget
+        seconds = None if whole.seconds is None else whole.seconds * fraction
+        nodes = None if whole.nodes is None else int(whole.nodes * fraction)
+        self.budget = replace(whole, seconds=seconds, nodes=nodes)
+        try:
+            yield
+        finally:
+            self.budget = whole

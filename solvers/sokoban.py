@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from fewest.engine import sokoban as rules
+from fewest.engine.base import Counters
 from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
@@ -21,13 +22,22 @@ from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_search import MAJOR, push_search
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban_tables import Tables, build_tables
 
 METRICS = ("moves", "pushes")
+BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
+BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 
 
-def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
-    """A proven-optimal plan from `state` under `metric` ("moves" or "pushes")."""
+def solve(
+    level: Level, state: State, control: Control, metric: str = "moves", *, best_effort: bool = True
+) -> Solution:
+    """A proven-optimal plan from `state` under `metric` ("moves" or "pushes").
+
+    With `best_effort`, a tenth of the time and node budgets is kept back: when the
+    proof runs out, it goes to a weighted search, and a plan found that way comes back
+    as FOUND, not proven shortest (the stats keep the lower bound the proof reached).
+    """
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
     board = compile_board(level)
@@ -37,19 +47,36 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     try:
-        found = push_search(tables, boxes, player, control, metric)
+        with control.share(1 - BEST_EFFORT_SHARE if best_effort else 1.0):
+            found = push_search(tables, boxes, player, control, metric)
     except Stopped as stop:
+        if best_effort:
+            return _best_effort(tables, boxes, player, control, metric, stop.reason)
         return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    pushes, cost = found
-    moves = _plan(board, boxes, player, pushes)
-    tally = rules.tally(moves)
-    major, minor = divmod(cost, MAJOR)
+    moves, tally = _plan(board, boxes, player, found[0])
+    major, minor = divmod(found[1], MAJOR)
     expected = (major, minor) if metric == "moves" else (minor, major)
     assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
     control.bound = major
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
+
+
+def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
+    """After the proof ran out of budget: some plan, from a weighted search, marked FOUND."""
+    proven = control.bound  # the lower bound the proof reached
+    found = None
+    if reason != "cancelled":
+        try:
+            found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
+        except Stopped:
+            pass
+    control.bound = proven
+    if found is None:
+        return Solution(stopped_status(reason), (), _stats(control, reason))
+    moves, tally = _plan(tables.board, boxes, player, found[0])
+    return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes})
 
 
 def warm_up(level: Level) -> None:
@@ -107,8 +134,8 @@ def random_room(rng: random.Random, width: int, height: int, box_count: int) -> 
         return None
 
 
-def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> list[Move]:
-    """The full step plan: a shortest walk to each push, then the push."""
+def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> tuple[list[Move], Counters]:
+    """The full step plan (a shortest walk to each push, then the push) and its counts."""
     letters = []
     for cell, d in pushes:
         step = board.steps[d]
@@ -118,7 +145,8 @@ def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> list
         letters.append(DIRECTIONS[d].upper())
         boxes ^= (1 << cell) | (1 << (cell + step))
         player = cell
-    return [rules.parse_move(letter) for letter in "".join(letters)]
+    moves = [rules.parse_move(letter) for letter in "".join(letters)]
+    return moves, rules.tally(moves)
 
 
 def _stats(control: Control, reason: str | None = None) -> Stats:

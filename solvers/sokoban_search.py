@@ -55,10 +55,12 @@ Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
 
 def push_search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int = 1
 ) -> tuple[list[Push], int] | None:
     """An optimal push sequence and its folded cost, or None when no solution exists.
 
+    With `weight` > 1 the bound counts that many times over (weighted A*): a plan comes
+    much sooner but is not proven optimal (its cost is at most `weight` times the best).
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     # The search makes no reference cycles, but its millions of stored tuples make every
@@ -67,7 +69,7 @@ def push_search(
     gc.disable()
     try:
         try:
-            return _search(tables, boxes, player, control, metric)
+            return _search(tables, boxes, player, control, metric, weight)
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback and the search's table
         raise Stopped(reason) from None  # (the collector never has to walk that table)
@@ -77,13 +79,13 @@ def push_search(
 
 
 def _search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int
 ) -> tuple[list[Push], int] | None:
     board = tables.board
     floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
     # edge cost = walk * per_step + per_push, in the folded cost
     per_step, per_push = (MAJOR, MAJOR + 1) if metric == "moves" else (1, MAJOR + 1)
-    scale = MAJOR + 1
+    lift = (MAJOR + 1) * weight  # what one push left adds to f
     shift = board.size.bit_length()
     player_bits = (1 << shift) - 1
     across, along = _static_blocks(tables)
@@ -117,7 +119,7 @@ def _search(
     # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
     # are the matching's when a node is made; the pair bound may raise them when it is
     # taken out (then it goes back in: computed once per node taken out, not per child).
-    buckets: dict = {(left0 * scale) << LOW | left0: [(start, info0)]}
+    buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0)]}
     ids = list(buckets)
     # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
     queued, queued_bytes = 1, 400 + 26 * len(info0[0])
@@ -132,7 +134,7 @@ def _search(
             heapq.heappop(ids)
             del buckets[bucket_id]
         pushes_left = bucket_id & ((1 << LOW) - 1)
-        g = (bucket_id >> LOW) - pushes_left * scale
+        g = (bucket_id >> LOW) - pushes_left * lift
         boxes = key >> shift
         player = key & player_bits
         if symmetry is None:
@@ -154,7 +156,7 @@ def _search(
             if left >= UNREACHABLE:
                 continue  # two boxes that can never both reach goals
             if left > pushes_left:
-                _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
+                _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
                 queued += 1
                 continue
         control.tick()
@@ -202,7 +204,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
-                    _enqueue(buckets, ids, (g + left * scale) << LOW | left, key, info)
+                    _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
                     queued += 1
                     continue
                 order, u, v, p, stuck, walls, matching = info
@@ -277,7 +279,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 table[there] = (cost, here, cell * 4 + d)
-                _enqueue(buckets, ids, (cost + left * scale) << LOW | left, child, info)
+                _enqueue(buckets, ids, (cost + left * lift) << LOW | left, child, info)
                 queued += 1
     return None
 

@@ -170,3 +170,24 @@ async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
         assert {e.kind.value for e in game.entries} == {"solve"}
         await pilot.press("u")
         assert game.counters.moves == played - 1
+
+
+async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, monkeypatch):
+    real = api.solve
+
+    def unproven(family, level, state=None, **options):
+        solution = real(family, level, state, **options)
+        return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra) if solution.solved else solution
+
+    monkeypatch.setattr(solver_worker.api, "solve", unproven)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await idle(pilot)
+        assert "not proven shortest" in _message(app)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: screen.game.is_solved(), timeout=10)
+        await idle(pilot)
+        message = str(screen.query_one("#message").render())  # (the solved card is on top)
+        assert "Solved by the solver, by a plan not proven shortest" in message

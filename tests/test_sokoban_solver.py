@@ -195,6 +195,20 @@ def test_node_budget_stops_honestly():
     assert solution.status is Status.BUDGET and solution.moves == () and solution.stats.reason == "nodes"
 
 
+@pytest.mark.parametrize("metric", solver.METRICS)
+def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric):
+    lvl, row = microban(123)[122]  # proving it takes some 700,000 nodes
+    solution = solve(lvl, metric, nodes=20_000)
+    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
+    moves = oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
+    pushes = S.tally(solution.moves).pushes
+    assert solution.extra["pushes"] == pushes >= int(row["min_pushes"]) and moves >= pushes
+    assert solution.stats.bound <= (int(row["min_pushes"]) if metric == "pushes" else moves)
+    control = Control(Budget(nodes=20_000))
+    proof_only = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False)
+    assert proof_only.status is Status.BUDGET and not proof_only.moves
+
+
 def test_the_search_gives_the_cyclic_collector_back():
     assert gc.isenabled()
     assert solve(hard_level(), "moves", nodes=50).status is Status.BUDGET  # stopped mid-search

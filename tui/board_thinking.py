@@ -43,6 +43,7 @@ class Thinking:
         self.analysis: Analysis | None = None
         self.meter_value = None
         self._playing = []
+        self._playing_proven = True  # the plan being played was proven shortest
 
     def _activity(self) -> str:
         if self._busy_since is not None and self.app.clock() - self._busy_since >= SPINNER_AFTER:
@@ -127,7 +128,7 @@ class Thinking:
             self.say(self._dead_text(analysis))
             return
         if self._want == "solve":
-            self._play_plan(list(analysis.plan))
+            self._play_plan(list(analysis.plan), analysis.status is Status.OPTIMAL)
             return
         plan, board = analysis.plan, self.board
         if not plan:
@@ -160,10 +161,11 @@ class Thinking:
             return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."
         return "Can't be solved from here, nor from any earlier position: this level has no solution."
 
-    def _play_plan(self, plan: list[Any]) -> None:
+    def _play_plan(self, plan: list[Any], proven: bool) -> None:
         self._playing = plan
+        self._playing_proven = proven
         delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
-        self.say("Solving… (esc stops)")
+        self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
         self._solve_timer = self.set_interval(delay, self._animate_step)
         self._refresh_keys()
 
@@ -175,7 +177,8 @@ class Thinking:
         if not self._play(move, EntryKind.SOLVE) or not self._playing:
             self._stop_animation()
             if self.game.is_solved():
-                self.say("Solved by the solver: every move is undoable.")
+                how = "" if self._playing_proven else ", by a plan not proven shortest"
+                self.say(f"Solved by the solver{how}: every move is undoable.")
 
     def _stop_animation(self) -> None:
         self._playing = []
