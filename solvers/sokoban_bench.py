@@ -17,7 +17,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Container
 
 from fewest.solvers.control import Budget, Control
 
@@ -72,7 +72,7 @@ def run_collection(
     on_row: Callable[[BenchRow], None] | None = None,
     memory_bytes: int = 2 * 1024**3,
     expected_csv: str | os.PathLike | None = None,
-    levels: range | None = None,
+    levels: Container[int] | None = None,
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`)."""
     from fewest.levels import read_file  # the runner is the only user of level files here

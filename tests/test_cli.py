@@ -213,3 +213,14 @@ def test_bench_quick_prints_a_row_per_family_asked(capsys):
 def test_bench_unknown_family_exit_2(capsys):
     code, _, err = run(capsys, "bench", "chess")
     assert code == 2 and "chess" in err
+
+
+def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
+    levels = tmp_path / "three.xsb"
+    levels.write_text("; 1\n\n#####\n#@$.#\n#####\n\n; 2\n\n######\n#@ $.#\n######\n\n; 3\n\n#######\n#@  $.#\n#######\n")
+    code, out, _ = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", "1,3-3", "--timeout", "10")
+    rows = [line.split()[0] for line in out.splitlines()[1:-1]]
+    assert code == 0 and rows == ["1", "3"] and "2/2 proven optimal" in out
+    for bad in ("0", "x", "4-2", "1-"):
+        code, _, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", bad)
+        assert code == 2 and "--levels" in err and "Traceback" not in err

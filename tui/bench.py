@@ -132,7 +132,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.set_path:
         from fewest.tui.bench_sokoban import run_collection_bench
 
-        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect)
+        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels)
     mode = "quick" if args.quick else "full"
     print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
     rows = []

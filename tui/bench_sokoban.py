@@ -5,14 +5,35 @@ from __future__ import annotations
 from fewest.solvers.sokoban_bench import format_row, format_summary, run_collection
 
 
-def run_collection_bench(path: str, metric: str, timeout: float, expected_csv: str | None = None) -> int:
-    print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}")
+def run_collection_bench(
+    path: str, metric: str, timeout: float, expected_csv: str | None = None, levels: str | None = None
+) -> int:
+    chosen = None if levels is None else level_numbers(levels)
+    only = "" if levels is None else f" --levels {levels}"
+    print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
     summary = run_collection(
         path,
         metric=metric,
         timeout=timeout,
         on_row=lambda row: print(format_row(row), flush=True),
         expected_csv=expected_csv,
+        levels=chosen,
     )
     print(format_summary(summary))
     return 1 if summary.mismatches else 0
+
+
+def level_numbers(text: str) -> set[int]:
+    """`93,139-146` -> {93, 139, ..., 146}; a UsageError names what does not parse."""
+    from fewest.tui.cli import UsageError
+
+    numbers: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()) or int(low) < 1:
+            raise UsageError(f"--levels: {part.strip()!r} is not a level number or a range like 3-7")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise UsageError(f"--levels: the range {part.strip()!r} runs backwards")
+        numbers.update(range(first, last + 1))
+    return numbers

@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--timeout", type=float, default=60.0, metavar="S", help="sokoban: seconds per level")
     bench.add_argument("--expect", metavar="CSV",
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
+    bench.add_argument("--levels", metavar="LIST",
+                       help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
     return parser
 
 
