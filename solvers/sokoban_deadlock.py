@@ -123,4 +123,4 @@ def is_dead(level: Any, state: Any) -> bool:
     if never and settle(tables, boxes, stuck | never) is None:
         return True
     pairs = pair_bound(board)
-    return pairs is not None and pairs.bound(list(cells_of(boxes)), player) >= UNREACHABLE
+    return pairs is not None and pairs.bound(boxes, player) >= UNREACHABLE

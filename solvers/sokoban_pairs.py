@@ -39,25 +39,37 @@ class PairBound:
         self.singles = self._answers(1)
         self.pairs = self._answers(2)
         self.partners = self._partners()
+        # the same per cell in lists, for the hot path (a box never stands off the floor)
+        self._by_cell = [self.singles.get(cell, UNREACHABLE) for cell in range(self.size)]
+        self._partners_of = [self.partners.get(cell, 0) for cell in range(self.size)]
         self._regions.clear()  # only needed while building
 
-    def bound(self, boxes: list[int], player: int) -> int:
-        """A lower bound on the pushes that put these boxes (cells) on goals."""
-        singles, pairs, partners, size = self.singles, self.pairs, self.partners, self.size
+    def bound(self, boxes: int, player: int) -> int:
+        """A lower bound on the pushes that put these boxes (a mask of cells) on goals."""
+        by_cell, partners_of = self._by_cell, self._partners_of
+        total = 0
         alone = {}
-        mask = 0
-        for cell in boxes:
-            value = singles.get(cell, UNREACHABLE)
+        linked = []  # (cell, its partners among the boxes above it)
+        rest = boxes
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            cell = bit.bit_length() - 1
+            value = by_cell[cell]
             if value.__class__ is not int:
                 value = _where(value, player)
-            if value >= UNREACHABLE:
-                return UNREACHABLE
+            total += value
             alone[cell] = value
-            mask |= 1 << cell
+            others = partners_of[cell] & rest
+            if others:
+                linked.append((cell, others))
+        if total >= UNREACHABLE:
+            return UNREACHABLE
+        if not linked:
+            return total
+        pairs, size = self.pairs, self.size
         gains = []
-        for low in boxes:
-            # only the boxes above `low` whose pair with it can ever beat the two alone
-            others = partners.get(low, 0) & mask & ~((2 << low) - 1)
+        for low, others in linked:
             base, cost = low * size, alone[low]
             while others:
                 bit = others & -others
@@ -71,7 +83,6 @@ class PairBound:
                 gain = value - cost - alone[high]
                 if gain > 0:
                     gains.append((gain, low, high))
-        total = sum(alone.values())
         if gains:
             gains.sort(reverse=True)  # greedy: any split into pairs gives a lower bound
             used = 0

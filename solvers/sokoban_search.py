@@ -152,7 +152,7 @@ def _search(
                 return _pushes_to(table, key), g
             return _replay(board, symmetry, shift, _chain(table, here), start), g
         if pairs is not None and pushes_left == matching:
-            left = pairs.bound(list(cells_of(boxes)), player)  # boxes frozen on goals too
+            left = pairs.bound(boxes, player)  # boxes frozen on goals too
             if left >= UNREACHABLE:
                 continue  # two boxes that can never both reach goals
             if left > pushes_left:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers.sokoban_board import cells_of, compile_board
+from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_tables import UNREACHABLE
 from tests.sokoban_support import checked, lexicographic_optimum, microban, random_rooms, solve
@@ -19,8 +19,7 @@ def bound_of(lvl: S.Level, state: S.State) -> int | None:
     table = pair_bound(board)
     if table is None:
         return None
-    boxes = sorted(cells_of(board.mask(state.boxes) & board.floor))
-    return table.bound(boxes, board.inside(state.player))
+    return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
 
 
 def positions(lvl: S.Level, rng: random.Random, count: int):
