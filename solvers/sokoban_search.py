@@ -45,7 +45,7 @@ from fewest.solvers.sokoban_board import cells_of
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
-from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
+from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
@@ -113,7 +113,7 @@ def _search(
     left0, info0 = matched(boxes, *settled)
     # table[key] = (cost so far, parent key, push code = cell * 4 + direction); on a symmetric
     # board the table's keys are canonical (one for all mirror images), the queue's are not
-    keyer = _keyer(symmetry, boxes, shift)
+    keyer = key_maker(symmetry, boxes, shift)
     table: dict = {keyer(player): (0, None, 0)}
     # The open list: buckets of (key, matching) by (f, pushes left), each a stack
     # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
@@ -150,7 +150,7 @@ def _search(
         if boxes == goals:
             if symmetry is None:
                 return _pushes_to(table, key), g
-            return _replay(board, symmetry, shift, _chain(table, here), start), g
+            return replay(board, symmetry, shift, _chain(table, here), start), g
         if pairs is not None and pushes_left == matching:
             left = pairs.bound(boxes, player)  # boxes frozen on goals too
             if left >= UNREACHABLE:
@@ -392,12 +392,6 @@ def _pushes_to(table: dict, key: int) -> list[Push]:
         key = parent
 
 
-def _keyer(symmetry: Symmetry | None, boxes: int, shift: int) -> Callable[[int], int]:
-    if symmetry is None:
-        return (boxes << shift).__or__
-    return symmetry.keyer(boxes, symmetry.images(boxes), shift)
-
-
 def _chain(table: dict, key: int) -> list[int]:
     """The table keys from the start's child to `key`, following parents."""
     keys = []
@@ -405,35 +399,3 @@ def _chain(table: dict, key: int) -> list[int]:
         keys.append(key)
         key = table[key][1]
     return keys[::-1]
-
-
-def _replay(board, symmetry: Symmetry, shift: int, chain: list[int], start: int) -> list[Push]:
-    """Pushes from the real start through positions with the canonical keys of `chain`:
-    each step takes the cheapest push whose position is an image of the next key."""
-    boxes, player = start >> shift, start & ((1 << shift) - 1)
-    pushes = []
-    for want in chain:
-        seen, layers = board.layers(player, board.floor & ~boxes)
-        best = None
-        for distance, layer in enumerate(layers):
-            for d, step in enumerate(board.steps):
-                for cell in cells_of(boxes & _shifted(layer, step)):
-                    new_boxes = boxes ^ (1 << cell) ^ (1 << (cell + step))
-                    if (board.floor >> (cell + step)) & 1 and not (boxes >> (cell + step)) & 1:
-                        if _keyer(symmetry, new_boxes, shift)(cell) == want:
-                            best = (cell, d, new_boxes)
-                            break
-                if best:
-                    break
-            if best:
-                break
-        assert best is not None, "a stored step has no image among the pushes"
-        cell, d, boxes = best
-        pushes.append((cell, d))
-        player = cell
-    return pushes
-
-
-def _shifted(mask: int, step: int) -> int:
-    """`mask` moved one `step` (the cells a player on `mask` would push from there)."""
-    return mask << step if step > 0 else mask >> -step

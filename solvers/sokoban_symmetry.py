@@ -13,7 +13,7 @@ with two bits flipped in each.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from fewest.solvers.sokoban_board import Board, cells_of
 
@@ -133,3 +133,41 @@ def _chunk_tables(image: list[int], floor: int, size: int) -> tuple[tuple[int, .
             table[byte] = table[byte ^ low] | singles[low.bit_length() - 1]
         tables.append(tuple(table))
     return tuple(tables)
+
+
+def key_maker(symmetry: Symmetry | None, boxes: int, shift: int) -> Callable[[int], int]:
+    """A function: player cell -> the table key of (boxes, that cell), canonical or plain."""
+    if symmetry is None:
+        return (boxes << shift).__or__
+    return symmetry.keyer(boxes, symmetry.images(boxes), shift)
+
+
+def replay(board: Board, symmetry: Symmetry, shift: int, chain: list[int], start: int) -> list[tuple[int, int]]:
+    """Pushes (cell, direction) from the real start through positions whose canonical keys
+    are `chain`: each step takes the cheapest push whose result is an image of the next key."""
+    boxes, player = start >> shift, start & ((1 << shift) - 1)
+    pushes = []
+    for want in chain:
+        found = next(
+            (
+                (cell, d, moved)
+                for cell, d, moved in _pushes_by_walk(board, boxes, player)
+                if key_maker(symmetry, moved, shift)(cell) == want
+            ),
+            None,
+        )
+        assert found is not None, "a stored step has no image among the pushes"
+        player, d, boxes = found
+        pushes.append((player, d))
+    return pushes
+
+
+def _pushes_by_walk(board: Board, boxes: int, player: int) -> Iterator[tuple[int, int, int]]:
+    """Every push open to the player, (box cell, direction, boxes after), nearest first."""
+    free = board.floor & ~boxes
+    _, layers = board.layers(player, free)
+    for layer in layers:
+        for d, step in enumerate(board.steps):
+            behind = layer << step if step > 0 else layer >> -step  # boxes next to the layer
+            for cell in cells_of(boxes & behind & ((free >> step) if step > 0 else (free << -step))):
+                yield cell, d, boxes ^ (1 << cell) ^ (1 << (cell + step))

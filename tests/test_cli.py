@@ -217,7 +217,8 @@ def test_bench_unknown_family_exit_2(capsys):
 
 def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
     levels = tmp_path / "three.xsb"
-    levels.write_text("; 1\n\n#####\n#@$.#\n#####\n\n; 2\n\n######\n#@ $.#\n######\n\n; 3\n\n#######\n#@  $.#\n#######\n")
+    rooms = ["#####\n#@$.#\n#####", "######\n#@ $.#\n######", "#######\n#@  $.#\n#######"]
+    levels.write_text("".join(f"; {n}\n\n{room}\n\n" for n, room in enumerate(rooms, 1)))
     code, out, _ = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", "1,3-3", "--timeout", "10")
     rows = [line.split()[0] for line in out.splitlines()[1:-1]]
     assert code == 0 and rows == ["1", "3"] and "2/2 proven optimal" in out
