@@ -68,6 +68,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     proven = control.bound  # the lower bound the proof reached
     found = None
     if reason != "cancelled":
+        control.stored = 0  # the proof's table is gone: its size must not count against this one
         try:
             found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
         except Stopped:
