@@ -209,9 +209,9 @@ def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric):
     assert proof_only.status is Status.BUDGET and not proof_only.moves
 
 
-def test_a_memory_budget_is_given_afresh_to_the_weighted_search():
+def test_out_of_memory_the_weighted_search_still_offers_a_plan():
     # The app's hints have a memory budget only: the proof's table is freed before the
-    # weighted search starts, so that search gets the whole budget again.
+    # weighted search starts, and that search gets the whole budget again.
     lvl, row = microban(123)[122]
     solution = solve(lvl, "pushes", memory_bytes=20_000_000)
     assert solution.status is Status.FOUND and solution.stats.reason == "memory"
