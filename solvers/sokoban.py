@@ -66,16 +66,17 @@ def solve(
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
     """After the proof ran out of budget: some plan, from a weighted search, marked FOUND."""
     proven = control.bound  # the lower bound the proof reached
-    found = None
-    if reason != "cancelled":
-        control.stored = 0  # the proof's table is gone: its size must not count against this one
-        try:
-            found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
-        except Stopped:
-            pass
-    control.bound = proven
-    if found is None:
+    if reason == "cancelled":
+        return Solution(Status.CANCELLED, (), _stats(control, reason))
+    control.stored = 0  # the proof's table is gone: its size must not count against this one
+    try:
+        found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
+    except Stopped:
+        control.bound = proven
         return Solution(stopped_status(reason), (), _stats(control, reason))
+    control.bound = proven
+    if found is None:  # the weighted search went through every position: there is no plan
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(tables.board, boxes, player, found[0])
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes})
 

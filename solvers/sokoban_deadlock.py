@@ -106,8 +106,7 @@ def is_dead(level: Any, state: Any) -> bool:
     """Whether the engine position `state` of `level` can certainly never be solved.
 
     Cheap (the tests above, once each; the pair table is built once per level and
-    kept); never says True for a solvable
-    position, may say False for an unsolvable one.
+    kept); never says True for a solvable position, may say False for an unsolvable one.
     """
     board = compile_board(level)
     tables = build_tables(board)
