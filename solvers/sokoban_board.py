@@ -103,6 +103,25 @@ class Board:
         return None
 
 
+def open_pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list, int, int]:
+    """The pushes of `loose` boxes from player cells `seen` onto `targets`:
+    [(direction, step, boxes)], all those boxes, the cells to push them from."""
+    candidates = []
+    movable = wanted = 0
+    for d in range(4):
+        step = steps[d]
+        if step > 0:
+            boxes = loose & (seen << step) & (targets >> step)
+            wanted |= boxes >> step
+        else:
+            boxes = loose & (seen >> -step) & (targets << -step)
+            wanted |= boxes << -step
+        if boxes:
+            candidates.append((d, step, boxes))
+            movable |= boxes
+    return candidates, movable, wanted
+
+
 def compile_board(level: Any) -> Board:
     """The padded geometry of an engine level (cached: levels are immutable)."""
     return _compile(level)

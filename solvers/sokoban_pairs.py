@@ -34,14 +34,13 @@ class PairBound:
         self.size = board.size
         self._board = board
         self._regions: dict[int, tuple[int, ...]] = {}
-        # cell (a single) or low cell * size + high cell (a pair) -> pushes, or, where the
-        # player's side matters, ((region mask, pushes), ...)
-        self.singles = self._answers(1)
+        # Answers: pushes, or, where the player's side matters, ((region mask, pushes), ...).
+        # Singles per cell in a list (UNREACHABLE off the floor and on dead squares); pairs
+        # by low cell * size + high cell (absent: the pair can never be solved).
+        singles = self._answers(1)
+        self._by_cell = [singles.get(cell, UNREACHABLE) for cell in range(self.size)]
         self.pairs = self._answers(2)
-        self.partners = self._partners()
-        # the same per cell in lists, for the hot path (a box never stands off the floor)
-        self._by_cell = [self.singles.get(cell, UNREACHABLE) for cell in range(self.size)]
-        self._partners_of = [self.partners.get(cell, 0) for cell in range(self.size)]
+        self._partners_of = self._partners(singles)
         self._regions.clear()  # only needed while building
 
     def bound(self, boxes: int, player: int) -> int:
@@ -92,19 +91,18 @@ class PairBound:
                     total += gain
         return total
 
-    def _partners(self) -> dict[int, int]:
-        """cell -> the cells whose pair with it may be worth more than the two alone, for
+    def _partners(self, singles: dict) -> list[int]:
+        """Per cell, the cells whose pair with it may be worth more than the two alone, for
         some player cell (a mask); every pair that is a deadlock somewhere is among them."""
-        size, singles = self.size, self.singles
+        size = self.size
         live = {cell: _least(value) for cell, value in singles.items()}
-        partners: dict[int, int] = {}
+        partners = [0] * size
         for low, high in combinations(cells_of(self._board.floor), 2):
-            value = self.pairs.get(low * size + high, UNREACHABLE)
             if low not in live or high not in live:
                 continue  # a box there is a dead square: pruned before any bound
-            if _most(value) > live[low] + live[high]:
-                partners[low] = partners.get(low, 0) | 1 << high
-                partners[high] = partners.get(high, 0) | 1 << low
+            if _most(self.pairs.get(low * size + high, UNREACHABLE)) > live[low] + live[high]:
+                partners[low] |= 1 << high
+                partners[high] |= 1 << low
         return partners
 
     def _region_masks(self, occupied: int) -> tuple[int, ...]:

@@ -41,7 +41,7 @@ from typing import Callable
 
 from fewest.solvers.control import Control, Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
-from fewest.solvers.sokoban_board import cells_of
+from fewest.solvers.sokoban_board import cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
@@ -177,7 +177,7 @@ def _search(
             continue
 
         loose = boxes & ~stuck
-        candidates, movable, wanted = _pushes(steps, loose, seen, walls.live & ~boxes)
+        candidates, movable, wanted = open_pushes(steps, loose, seen, walls.live & ~boxes)
         idle = loose & ~movable
         if idle:
             # Boxes with no push now: will any of them ever move? (the player's area grows
@@ -208,7 +208,7 @@ def _search(
                     queued += 1
                     continue
                 order, u, v, p, stuck, walls, matching = info
-                candidates, movable, wanted = _pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
+                candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
         parent, code = entry[1], entry[2]
@@ -346,24 +346,6 @@ def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple) ->
         heapq.heappush(ids, bucket_id)
     else:
         entries.append((key, info))
-
-
-def _pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list, int, int]:
-    """The pushes open now: [(direction, step, boxes)], all those boxes, the cells to push from."""
-    candidates = []
-    movable = wanted = 0
-    for d in range(4):
-        step = steps[d]
-        if step > 0:
-            boxes = loose & (seen << step) & (targets >> step)
-            wanted |= boxes >> step
-        else:
-            boxes = loose & (seen >> -step) & (targets << -step)
-            wanted |= boxes << -step
-        if boxes:
-            candidates.append((d, step, boxes))
-            movable |= boxes
-    return candidates, movable, wanted
 
 
 def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from fewest.solvers.sokoban_board import Board, cells_of
+from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 
 _CHUNK = 8  # bits mirrored per table lookup
 
@@ -167,7 +167,6 @@ def _pushes_by_walk(board: Board, boxes: int, player: int) -> Iterator[tuple[int
     free = board.floor & ~boxes
     _, layers = board.layers(player, free)
     for layer in layers:
-        for d, step in enumerate(board.steps):
-            behind = layer << step if step > 0 else layer >> -step  # boxes next to the layer
-            for cell in cells_of(boxes & behind & ((free >> step) if step > 0 else (free << -step))):
+        for d, step, movable in open_pushes(board.steps, boxes, layer, free)[0]:
+            for cell in cells_of(movable):
                 yield cell, d, boxes ^ (1 << cell) ^ (1 << (cell + step))
