@@ -21,6 +21,7 @@ from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_pairs import pair_bound
+from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import Tables, build_tables
 
@@ -82,10 +83,11 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
 
 
 def warm_up(level: Level) -> None:
-    """Build the level's geometry, push-distance and pair tables (cached for later solves)."""
+    """Build the level's geometry, push-distance, pair and room tables (kept for later solves)."""
     board = compile_board(level)
-    build_tables(board)
+    tables = build_tables(board)
     pair_bound(board)
+    room_bound(board, tables.live, bin(board.goals).count("1"))
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from fewest.solvers.sokoban_board import Board, cells_of
+from fewest.solvers.sokoban_regions import Regions, where
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
 MAX_FLOOR = 200  # larger boards skip the pair table (its build grows with floor^2)
@@ -33,7 +34,7 @@ class PairBound:
     def __init__(self, board: Board) -> None:
         self.size = board.size
         self._board = board
-        self._regions: dict[int, tuple[int, ...]] = {}
+        self._regions = Regions(board)
         # Answers: pushes, or, where the player's side matters, ((region mask, pushes), ...).
         # Singles per cell in a list (UNREACHABLE off the floor and on dead squares); pairs
         # by low cell * size + high cell (absent: the pair can never be solved).
@@ -41,7 +42,7 @@ class PairBound:
         self._by_cell = [singles.get(cell, UNREACHABLE) for cell in range(self.size)]
         self.pairs = self._answers(2)
         self._partners_of = self._partners(singles)
-        self._regions.clear()  # only needed while building
+        del self._regions  # only needed while building
 
     def bound(self, boxes: int, player: int) -> int:
         """A lower bound on the pushes that put these boxes (a mask of cells) on goals."""
@@ -56,7 +57,7 @@ class PairBound:
             cell = bit.bit_length() - 1
             value = by_cell[cell]
             if value.__class__ is not int:
-                value = _where(value, player)
+                value = where(value, player)
             total += value
             alone[cell] = value
             others = partners_of[cell] & rest
@@ -76,7 +77,7 @@ class PairBound:
                 high = bit.bit_length() - 1
                 value = pairs.get(base + high, UNREACHABLE)
                 if value.__class__ is not int:
-                    value = _where(value, player)
+                    value = where(value, player)
                 if value >= UNREACHABLE:
                     return UNREACHABLE  # these two can never both reach goals
                 gain = value - cost - alone[high]
@@ -105,20 +106,6 @@ class PairBound:
                 partners[high] |= 1 << low
         return partners
 
-    def _region_masks(self, occupied: int) -> tuple[int, ...]:
-        """The walking regions (masks) of the free floor around `occupied`."""
-        found = self._regions.get(occupied)
-        if found is None:
-            board = self._board
-            free = rest = board.floor & ~occupied
-            regions = []
-            while rest:
-                region = board.reach((rest & -rest).bit_length() - 1, free)
-                regions.append(region)
-                rest &= ~region
-            found = self._regions[occupied] = tuple(regions)
-        return found
-
     def _answers(self, count: int) -> dict:
         """Backward BFS over (boxes, player's region) from every `count` goals."""
         board = self._board
@@ -127,7 +114,7 @@ class PairBound:
         queue: deque = deque()
         for goals in combinations(cells_of(board.goals), count):
             mask = sum(1 << goal for goal in goals)
-            for region in self._region_masks(mask):
+            for region in self._regions.masks(mask):
                 distance[mask, region] = 0
                 queue.append((mask, region))
         while queue:
@@ -141,7 +128,7 @@ class PairBound:
                     if not (region >> (box - step)) & 1 or not (floor >> behind) & 1 or (mask >> behind) & 1:
                         continue
                     pulled = mask ^ (1 << box) ^ (1 << (box - step))
-                    after = (pulled, _region_of(self._region_masks(pulled), behind))
+                    after = (pulled, self._regions.of(pulled, behind))
                     if after not in distance:
                         distance[after] = pushes
                         queue.append(after)
@@ -152,17 +139,10 @@ class PairBound:
         for mask, per_region in by_mask.items():
             cells = list(cells_of(mask))
             key = cells[0] * self.size + cells[-1] if count == 2 else cells[0]
-            sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in self._region_masks(mask))
+            sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in self._regions.masks(mask))
             values = {pushes for _, pushes in sides}
             answers[key] = values.pop() if len(values) == 1 else sides
         return answers
-
-
-def _region_of(regions: tuple[int, ...], cell: int) -> int:
-    for region in regions:
-        if (region >> cell) & 1:
-            return region
-    raise AssertionError("a free floor cell outside every region")
 
 
 def _least(value) -> int:
@@ -171,14 +151,6 @@ def _least(value) -> int:
 
 def _most(value) -> int:
     return value if value.__class__ is int else max(pushes for _, pushes in value)
-
-
-def _where(sides: tuple, player: int) -> int:
-    """The answer for the player's side: ((region mask, pushes), ...) -> pushes."""
-    for region, pushes in sides:
-        if (region >> player) & 1:
-            return pushes
-    return UNREACHABLE
 
 
 @lru_cache(maxsize=16)

@@ -10,7 +10,8 @@ folded into one integer cost, major * MAJOR + minor:
 The bound is the box-to-goal matching over push distances, h pushes, which
 is also at least h moves (every push is a move): h * (MAJOR + 1) never
 overestimates either metric. When a node is taken out of the queue the pair
-bound (sokoban_pairs.py) may raise h, and the node goes back in with it. The
+bound (sokoban_pairs.py) or, once the search is no longer small, the goal
+room bound (sokoban_room.py) may raise h, and the node goes back in with it. The
 bound is admissible but not always consistent (push distances take the
 player's best side), so a node whose cost improves is re-opened; a goal is
 accepted only when it leaves the queue, which makes it optimal. On a board
@@ -45,11 +46,13 @@ from fewest.solvers.sokoban_board import cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
+from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
+ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
@@ -100,6 +103,8 @@ def _search(
     partners = probe.partners
     symmetry = board_symmetry(board)
     pairs = pair_bound(board)
+    lazy = [pairs.bound] if pairs is not None else []
+    room_due = ROOM_AFTER  # expansions before the room table is built (small searches skip it)
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -151,15 +156,20 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return replay(board, symmetry, shift, _chain(table, here), start), g
-        if pairs is not None and pushes_left == matching:
-            left = pairs.bound(boxes, player)  # boxes frozen on goals too
+        if lazy and pushes_left == matching:
+            left = max(bound(boxes, player) for bound in lazy)  # boxes frozen on goals too
             if left >= UNREACHABLE:
-                continue  # two boxes that can never both reach goals
+                continue  # boxes that can never all reach goals (a pair, or the room)
             if left > pushes_left:
                 _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
                 queued += 1
                 continue
         control.tick()
+        if room_due and control.expanded >= room_due:
+            room_due = 0
+            room = room_bound(board, tables.live, bin(boxes).count("1"), control.check)
+            if room is not None:
+                lazy.append(room.bound)
         if not control.expanded & check_every:
             control.stored = len(table)
             control.bytes_per_entry = 270 + queued * queued_bytes // len(table)

@@ -127,3 +127,15 @@ def microban(count: int) -> list[tuple[S.Level, dict]]:
     with open(DATA / "microban_optimal.csv", newline="") as handle:
         table = {int(row["level"]): row for row in csv.DictReader(handle)}
     return [(entry.level, table[entry.index]) for entry in entries[:count]]
+
+
+def positions(lvl: S.Level, rng: random.Random, count: int):
+    """The start and a few positions of a random walk from it."""
+    state = S.initial_state(lvl)
+    yield state
+    for _ in range(count):
+        moves = S.legal_moves(lvl, state)
+        if not moves:
+            return
+        state = S.apply(lvl, state, rng.choice(moves))
+        yield state

@@ -10,7 +10,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_tables import UNREACHABLE
-from tests.sokoban_support import checked, lexicographic_optimum, microban, random_rooms, solve
+from tests.sokoban_support import checked, lexicographic_optimum, microban, positions, random_rooms, solve
 
 
 def bound_of(lvl: S.Level, state: S.State) -> int | None:
@@ -20,18 +20,6 @@ def bound_of(lvl: S.Level, state: S.State) -> int | None:
     if table is None:
         return None
     return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
-
-
-def positions(lvl: S.Level, rng: random.Random, count: int):
-    """The start and a few positions of a random walk from it."""
-    state = S.initial_state(lvl)
-    yield state
-    for _ in range(count):
-        moves = S.legal_moves(lvl, state)
-        if not moves:
-            return
-        state = S.apply(lvl, state, rng.choice(moves))
-        yield state
 
 
 @pytest.mark.parametrize("seed", range(4))

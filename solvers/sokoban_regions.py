@@ -1,0 +1,47 @@
+"""The player's walking regions around a set of boxes, for the backward table builds.
+
+A table answer that depends on where the player stands is kept as
+((region mask, pushes), ...): one entry per walking region of the free floor.
+"""
+
+from __future__ import annotations
+
+from fewest.solvers.sokoban_board import Board
+from fewest.solvers.sokoban_tables import UNREACHABLE
+
+
+class Regions:
+    """The walking regions of the free floor around box sets (remembered per box set)."""
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._found: dict[int, tuple[int, ...]] = {}
+
+    def masks(self, occupied: int) -> tuple[int, ...]:
+        """The walking regions (masks) of the free floor around `occupied`."""
+        found = self._found.get(occupied)
+        if found is None:
+            board = self._board
+            free = rest = board.floor & ~occupied
+            regions = []
+            while rest:
+                region = board.reach((rest & -rest).bit_length() - 1, free)
+                regions.append(region)
+                rest &= ~region
+            found = self._found[occupied] = tuple(regions)
+        return found
+
+    def of(self, occupied: int, cell: int) -> int:
+        """The region (mask) around `occupied` that holds the free cell `cell`."""
+        for region in self.masks(occupied):
+            if (region >> cell) & 1:
+                return region
+        raise AssertionError("a free floor cell outside every region")
+
+
+def where(sides: tuple, player: int) -> int:
+    """The answer for the player's side: ((region mask, pushes), ...) -> pushes."""
+    for region, pushes in sides:
+        if (region >> player) & 1:
+            return pushes
+    return UNREACHABLE

@@ -1,0 +1,181 @@
+"""A lower bound on pushes for levels whose goals all lie behind one doorway.
+
+When one floor cell (the door) is the only way into the part of the level
+that holds every goal (the room), every box outside must come in through
+the door, and the room must take them one at a time. Split each push by
+where it puts its box: inside the room (the door included) or outside.
+
+- Outside: a box outside needs at least its pushes to the cell in front of
+  the door (a lone box, never entering the room on the way).
+- Inside: drop every box outside, and let a box appear on the empty door
+  whenever the player stands outside (one push: the push through the door);
+  a box pushed out through the door vanishes (its way back is not counted).
+  The fewest room pushes that fill every goal from the room's boxes and the
+  boxes still to come, with the player where it stands, is read from a
+  table built once per level by a breadth-first search backwards from the
+  filled room.
+
+A plan for the level, read this way, is a plan for the room, so the sum of
+the two parts never overestimates the pushes left; unlike the matching it
+sees the order in which a crowded room must be filled. A room position the
+backward search never reaches can never be finished: a deadlock.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable
+
+from fewest.solvers.sokoban_board import Board, cells_of
+from fewest.solvers.sokoban_regions import Regions, where
+from fewest.solvers.sokoban_tables import UNREACHABLE, _pull_distances, _sides
+
+MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
+
+
+class RoomBound:
+    """The room's table and each outside cell's pushes to the door."""
+
+    def __init__(self, board: Board, live: int, door: int, room: int, box_count: int, check: Callable) -> None:
+        self.door, self.room = door, room
+        self.outside = board.floor & ~room
+        self._to_door = _to_door(board, door, room)
+        self._table = _room_table(board, live & room, door, room, box_count, check)
+
+    def bound(self, boxes: int, player: int) -> int:
+        """A lower bound on the pushes that put these boxes on goals."""
+        value = self._table.get(boxes & self.room)
+        if value is None:
+            return UNREACHABLE
+        if value.__class__ is not int:
+            value = where(value, player)
+        to_door = self._to_door
+        for cell in cells_of(boxes & self.outside):
+            value += to_door[cell]
+        return value
+
+
+def _to_door(board: Board, door: int, room: int) -> dict[int, int]:
+    """Per outside cell: pushes that bring a lone box from there to the cell in front of
+    the door, the box staying outside (UNREACHABLE where it cannot)."""
+    outside = board.floor & ~room
+    hall = Board(board.width, board.level_width, board.size, outside | (1 << door), 1 << door, board.steps)
+    found = _pull_distances(hall, _sides(hall), door)
+    pushes = {cell: UNREACHABLE for cell in cells_of(outside)}
+    for (cell, _), count in found.items():
+        if cell != door:
+            pushes[cell] = min(pushes[cell], count - 1)  # the push through the door is the room's
+    return pushes
+
+
+def _room_table(board: Board, live: int, door: int, room: int, box_count: int, check: Callable) -> dict:
+    """Backward BFS over (room boxes, player's region) from the filled room:
+    {room boxes: pushes, or ((region mask, pushes), ...) where the player's side matters}.
+    `check` is called now and then (it raises to stop the build)."""
+    floor, steps = board.floor, board.steps
+    regions = Regions(board)
+    goals = board.goals
+    # the door's outside neighbours from which a push brings a box in (and its way out)
+    entries = [step for step in steps if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1]
+    distance: dict[tuple[int, int], int] = {}
+    queue: deque = deque()
+    for region in regions.masks(goals):
+        distance[goals, region] = 0
+        queue.append((goals, region))
+    while queue:
+        state = queue.popleft()
+        mask, region = state
+        here = distance[state]
+        if not len(distance) & 1023:
+            check()
+        following = []  # (state, added cost)
+        for box in cells_of(mask):
+            for step in steps:
+                # the player on box - step pulls the box there and backs onto box - 2 step
+                into, behind = box - step, box - 2 * step
+                if not (region >> into) & 1 or not (room >> into) & 1 or not (live >> into) & 1:
+                    continue
+                if not (floor >> behind) & 1 or (mask >> behind) & 1:
+                    continue
+                pulled = mask ^ (1 << box) ^ (1 << into)
+                following.append(((pulled, regions.of(pulled, behind)), 1))
+        if (mask >> door) & 1:
+            for step in entries:
+                # undo a box's arrival: pushed from door + step by a player on door + 2 step
+                start = door + 2 * step
+                if (region >> (door + step)) & 1 and (floor >> start) & 1 and not (room >> start) & 1:
+                    emptied = mask ^ (1 << door)
+                    following.append(((emptied, regions.of(emptied, start)), 1))
+        elif (region >> door) & 1 and bin(mask).count("1") < box_count:
+            for step in entries:
+                # undo a box leaving: pushed from the door towards door + step, player behind
+                start = door - step
+                if (room >> start) & 1 and (floor >> start) & 1 and not (mask >> start) & 1:
+                    filled = mask | (1 << door)
+                    following.append(((filled, regions.of(filled, start)), 0))
+        for after, cost in following:
+            known = distance.get(after)
+            if known is None and len(distance) >= MAX_STATES:
+                raise _TooLarge
+            if known is None or known > here + cost:
+                distance[after] = here + cost
+                if cost:
+                    queue.append(after)
+                else:
+                    queue.appendleft(after)
+    by_mask: dict[int, dict[int, int]] = {}
+    for (mask, region), pushes in distance.items():
+        by_mask.setdefault(mask, {})[region] = pushes
+    table: dict = {}
+    for mask, per_region in by_mask.items():
+        sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in regions.masks(mask))
+        values = {pushes for _, pushes in sides}
+        table[mask] = values.pop() if len(values) == 1 else sides
+    return table
+
+
+class _TooLarge(Exception):
+    """The room has more positions than the table may hold."""
+
+
+def find_room(board: Board, live: int, box_count: int) -> tuple[int, int] | None:
+    """(door cell, room mask) for the smallest room behind one doorway that holds every
+    goal and leaves some floor outside, or None."""
+    floor, goals = board.floor, board.goals
+    best = None
+    for door in cells_of(floor & ~goals):
+        rest = floor & ~(1 << door)
+        seen = 0
+        room = None
+        while rest & ~seen:
+            part = board.reach(((rest & ~seen) & -(rest & ~seen)).bit_length() - 1, rest)
+            seen |= part
+            if part & goals == goals:
+                room = part | (1 << door)
+        if room is None or room == floor:
+            continue
+        if best is None or bin(room).count("1") < bin(best[1]).count("1"):
+            best = (door, room)
+    return best
+
+
+_built: dict[tuple, RoomBound | None] = {}  # (board, live cells, box count) -> its bound
+KEEP = 16  # boards remembered
+
+
+def room_bound(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> RoomBound | None:
+    """The room bound of a board (remembered), or None when it has no such room or the
+    room is too large for a table. `check` may raise to stop a long build."""
+    key = (board, live, box_count)
+    if key not in _built:
+        found = find_room(board, live, box_count)
+        bound = None
+        if found is not None and box_count == bin(board.goals).count("1"):
+            try:
+                bound = RoomBound(board, live, *found, box_count, check)
+            except _TooLarge:
+                pass
+        if len(_built) >= KEEP:
+            _built.pop(next(iter(_built)))
+        _built[key] = bound
+    return _built[key]

@@ -1,0 +1,124 @@
+"""The goal room bound: it finds the one doorway to the goals, it never exceeds the
+optimum (checked against an independent Dijkstra over single steps), its deadlocks
+are real, and the search that uses it proves the same optimum as without it."""
+
+import random
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers.sokoban_assignment import assign, matching_cost
+from fewest.solvers.sokoban_board import cells_of, compile_board
+from fewest.solvers.sokoban_room import find_room, room_bound
+from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
+from tests.sokoban_support import checked, level, lexicographic_optimum, microban, positions, room_level, solve
+
+TWO_ROOMS = """\
+#########
+#.  #   #
+#.    $ #
+#   #$@ #
+#########"""
+
+
+def bounds_of(lvl: S.Level, state: S.State) -> tuple[int, int] | None:
+    """(matching, room bound) of the position; None where the board has no goal room."""
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    boxes = board.mask(state.boxes) & board.floor
+    room = room_bound(board, tables.live, bin(boxes).count("1"))
+    if room is None:
+        return None
+    rows = [tables.rows[cell] for cell in cells_of(boxes)]
+    return matching_cost(rows, assign(rows)), room.bound(boxes, board.inside(state.player))
+
+
+def doorway_level(rng: random.Random) -> S.Level | None:
+    """Two rooms joined by one open cell in a wall, the goals in the small left one and
+    the boxes mostly in the right one (so they must come in one by one, in some order);
+    None when the draw makes no valid level."""
+    width, height = rng.randint(8, 9), rng.randint(5, 6)
+    split, door_row = 4, rng.randint(2, height - 3)  # a box can turn behind it
+    walls = {(r, c) for r in range(height) for c in range(width)}
+    walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
+    walls |= {(r, split) for r in range(height) if r != door_row}
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1) if (r, c) not in walls]
+    # inner walls keep off the columns beside the doorway wall, so the door stays usable
+    walls.update(cell for cell in inner if abs(cell[1] - split) > 1 and rng.random() < 0.1)
+    open_cells = [cell for cell in inner if cell not in walls]
+    left = [cell for cell in open_cells if cell[1] < split]
+    # boxes off the outer walls, mostly (a box against a wall there is usually dead)
+    right = [cell for cell in open_cells if cell[1] > split and 1 < cell[0] < height - 2 and cell[1] < width - 2]
+    count = rng.randint(2, 3)
+    if len(left) < count or len(right) < count + 1:
+        return None
+    goals = rng.sample(left, count)
+    boxes = set(rng.sample(right if rng.random() < 0.7 else open_cells, count))
+    player = rng.choice([cell for cell in open_cells if cell not in boxes])
+    return room_level(width, height, walls, goals, boxes, player)
+
+
+def doorway_levels(seed: int, count: int) -> list[S.Level]:
+    rng = random.Random(seed)
+    found: list[S.Level] = []
+    while len(found) < count:
+        lvl = doorway_level(rng)
+        if lvl is not None and bounds_of(lvl, S.initial_state(lvl)) is not None:
+            found.append(lvl)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_room_bound_never_exceeds_the_optimum(seed):
+    rng = random.Random(seed)
+    exact = dead = 0
+    for lvl in doorway_levels(400 + seed, 25):
+        for state in positions(lvl, rng, 1):
+            best = lexicographic_optimum(lvl, "pushes", state)
+            value = bounds_of(lvl, state)[1]
+            if best is None:
+                dead += value >= UNREACHABLE
+                continue
+            assert value <= best[0]
+            exact += value == best[0]
+    assert exact > 0 and dead > 0  # not vacuous: it is often exact and finds deadlocks
+
+
+@pytest.mark.parametrize("number", [15, 20, 57, 63])
+def test_it_sees_the_order_a_room_is_filled_in(number):
+    """Microban levels with two boxes and a goal room, where the matching falls far short."""
+    lvl = microban(number)[number - 1][0]
+    rng = random.Random(number)
+    raised = 0
+    for state in positions(lvl, rng, 6):
+        best = lexicographic_optimum(lvl, "pushes", state)
+        matching, value = bounds_of(lvl, state)
+        if best is not None:  # (a random walk may push a box into a deadlock)
+            assert value <= best[0]
+            raised += value > matching
+    assert raised > 0
+
+
+def test_the_doorway_is_found():
+    lvl = level(TWO_ROOMS)
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    door, room = find_room(board, tables.live, 2)
+    assert door == board.inside(2 * lvl.width + 3)  # the first cell on the way out: the smallest room
+    assert room & board.goals == board.goals and bin(room).count("1") == 9  # the door with it
+
+
+def test_a_level_without_a_doorway_has_no_room():
+    lvl = level("######\n#.$  #\n#.$@ #\n#    #\n######")
+    board = compile_board(lvl)
+    assert room_bound(board, build_tables(board).live, 2) is None
+
+
+def test_the_search_with_the_room_bound_proves_the_same_optimum(monkeypatch):
+    lvl, row = microban(141)[140]  # the room bound halves this search
+    with_room = solve(lvl, "pushes")
+    monkeypatch.setattr("fewest.solvers.sokoban_search.room_bound", lambda *args: None)
+    without = solve(lvl, "pushes")
+    assert checked(lvl, with_room) == checked(lvl, without)
+    assert checked(lvl, with_room)[1] == int(row["min_pushes"])
+    assert with_room.stats.stored * 5 < without.stats.stored * 3
