@@ -24,6 +24,7 @@ backward search never reaches can never be finished: a deadlock.
 from __future__ import annotations
 
 from collections import deque
+from math import comb
 from typing import Callable
 
 from fewest.solvers.sokoban_board import Board, cells_of
@@ -31,6 +32,7 @@ from fewest.solvers.sokoban_regions import Regions, where
 from fewest.solvers.sokoban_tables import UNREACHABLE, _pull_distances, _sides
 
 MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
+HOPELESS = 50 * MAX_STATES  # box sets of the room's live cells beyond which the build is not tried
 
 
 class RoomBound:
@@ -170,7 +172,11 @@ def room_bound(board: Board, live: int, box_count: int, check: Callable = lambda
     if key not in _built:
         found = find_room(board, live, box_count)
         bound = None
-        if found is not None and box_count == bin(board.goals).count("1"):
+        if (
+            found is not None
+            and box_count == bin(board.goals).count("1")
+            and comb(bin(found[1] & live).count("1"), box_count) <= HOPELESS
+        ):
             try:
                 bound = RoomBound(board, live, *found, box_count, check)
             except _TooLarge:

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from fewest.engine import sokoban as S
+from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_room import find_room, room_bound
@@ -122,3 +123,31 @@ def test_the_search_with_the_room_bound_proves_the_same_optimum(monkeypatch):
     assert checked(lvl, with_room) == checked(lvl, without)
     assert checked(lvl, with_room)[1] == int(row["min_pushes"])
     assert with_room.stats.stored * 5 < without.stats.stored * 3
+
+
+def test_a_room_far_too_large_for_a_table_is_not_tried(monkeypatch):
+    lvl = microban(105)[104][0]  # eight boxes already in a room of some forty cells
+    board = compile_board(lvl)
+
+    def built(*args):
+        raise AssertionError("the table build was started")
+
+    monkeypatch.setattr("fewest.solvers.sokoban_room._room_table", built)
+    assert room_bound(board, build_tables(board).live, 8) is None
+
+
+def test_a_build_stops_when_the_search_is_stopped():
+    lvl = microban(153)[152][0]  # a room table of some thirty thousand positions
+    board = compile_board(lvl)
+    live = build_tables(board).live
+    calls = []
+
+    def check():
+        calls.append(1)
+        if len(calls) > 3:
+            raise Stopped("cancelled")
+
+    with pytest.raises(Stopped):
+        room_bound(board, live, 10, check)
+    assert len(calls) == 4
+    assert room_bound(board, live, 10) is not None  # nothing half-built was kept
