@@ -1,15 +1,16 @@
-"""A lower bound on pushes for levels whose goals all lie behind one doorway.
+"""A lower bound on pushes for levels whose goals all lie behind one or two doorways.
 
-When one floor cell (the door) is the only way into the part of the level
-that holds every goal (the room), every box outside must come in through
-the door, and the room must take them one at a time. Split each push by
-where it puts its box: inside the room (the door included) or outside.
+When one floor cell (a door), or two, are the only way into the part of the
+level that holds every goal (the room), every box outside must come in
+through a door, and the room must take them one at a time. Split each push
+by where it puts its box: inside the room (the doors included) or outside.
 
-- Outside: a box outside needs at least its pushes to the cell in front of
-  the door (a lone box, never entering the room on the way).
-- Inside: drop every box outside, and let a box appear on the empty door
-  whenever the player stands outside (one push: the push through the door);
-  a box pushed out through the door vanishes (its way back is not counted).
+- Outside: a box outside needs at least its pushes to a cell in front of a
+  door (a lone box, never entering the room on the way).
+- Inside: drop every box outside, and let a box appear on an empty door
+  whenever the player stands behind it outside (one push: the push through
+  the door); a box pushed out through a door vanishes (its way back is not
+  counted).
   The fewest room pushes that fill every goal from the room's boxes and the
   boxes still to come, with the player where it stands, is read from a
   table built once per level by a breadth-first search backwards from the
@@ -24,25 +25,26 @@ backward search never reaches can never be finished: a deadlock.
 from __future__ import annotations
 
 from collections import deque
+from itertools import combinations
 from math import comb
 from typing import Callable
 
 from fewest.solvers.sokoban_board import Board, cells_of
 from fewest.solvers.sokoban_regions import Regions, where
-from fewest.solvers.sokoban_tables import UNREACHABLE, _pull_distances, _sides
+from fewest.solvers.sokoban_tables import UNREACHABLE, pull_distances, sides_of
 
 MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
 HOPELESS = 50 * MAX_STATES  # box sets of the room's live cells beyond which the build is not tried
 
 
 class RoomBound:
-    """The room's table and each outside cell's pushes to the door."""
+    """The room's table and each outside cell's pushes to a door."""
 
-    def __init__(self, board: Board, live: int, door: int, room: int, box_count: int, check: Callable) -> None:
-        self.door, self.room = door, room
+    def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> None:
+        self.doors, self.room = doors, room
         self.outside = board.floor & ~room
-        self._to_door = _to_door(board, door, room)
-        self._table = _room_table(board, live & room, door, room, box_count, check)
+        self._to_door = _to_door(board, doors, room)
+        self._table = _room_table(board, live & room, doors, room, box_count, check)
 
     def bound(self, boxes: int, player: int) -> int:
         """A lower bound on the pushes that put these boxes on goals."""
@@ -57,28 +59,33 @@ class RoomBound:
         return value
 
 
-def _to_door(board: Board, door: int, room: int) -> dict[int, int]:
-    """Per outside cell: pushes that bring a lone box from there to the cell in front of
-    the door, the box staying outside (UNREACHABLE where it cannot)."""
+def _to_door(board: Board, doors: int, room: int) -> dict[int, int]:
+    """Per outside cell: pushes that bring a lone box from there to a cell in front of a
+    door, the box staying outside (UNREACHABLE where it cannot)."""
     outside = board.floor & ~room
-    hall = Board(board.width, board.level_width, board.size, outside | (1 << door), 1 << door, board.steps)
-    found = _pull_distances(hall, _sides(hall), door)
+    sides = sides_of(board)  # the player may walk anywhere, through the room too
     pushes = {cell: UNREACHABLE for cell in cells_of(outside)}
-    for (cell, _), count in found.items():
-        if cell != door:
-            pushes[cell] = min(pushes[cell], count - 1)  # the push through the door is the room's
+    for door in cells_of(doors):
+        for (cell, _), count in pull_distances(board, sides, door, outside | (1 << door)).items():
+            if cell != door:
+                pushes[cell] = min(pushes[cell], count - 1)  # the push through the door is the room's
     return pushes
 
 
-def _room_table(board: Board, live: int, door: int, room: int, box_count: int, check: Callable) -> dict:
+def _room_table(board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> dict:
     """Backward BFS over (room boxes, player's region) from the filled room:
     {room boxes: pushes, or ((region mask, pushes), ...) where the player's side matters}.
     `check` is called now and then (it raises to stop the build)."""
     floor, steps = board.floor, board.steps
     regions = Regions(board)
     goals = board.goals
-    # the door's outside neighbours from which a push brings a box in (and its way out)
-    entries = [step for step in steps if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1]
+    # (door, step to an outside neighbour): the ways a box comes in (and goes out)
+    entries = [
+        (door, step)
+        for door in cells_of(doors)
+        for step in steps
+        if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1
+    ]
     distance: dict[tuple[int, int], int] = {}
     queue: deque = deque()
     for region in regions.masks(goals):
@@ -101,18 +108,17 @@ def _room_table(board: Board, live: int, door: int, room: int, box_count: int, c
                     continue
                 pulled = mask ^ (1 << box) ^ (1 << into)
                 following.append(((pulled, regions.of(pulled, behind)), 1))
-        if (mask >> door) & 1:
-            for step in entries:
+        for door, step in entries:
+            if (mask >> door) & 1:
                 # undo a box's arrival: pushed from door + step by a player on door + 2 step
                 start = door + 2 * step
-                if (region >> (door + step)) & 1 and (floor >> start) & 1 and not (room >> start) & 1:
+                if (region >> (door + step)) & 1 and (floor >> start) & 1 and not (mask >> start) & 1:
                     emptied = mask ^ (1 << door)
                     following.append(((emptied, regions.of(emptied, start)), 1))
-        elif (region >> door) & 1 and bin(mask).count("1") < box_count:
-            for step in entries:
+            elif (region >> door) & 1 and bin(mask).count("1") < box_count:
                 # undo a box leaving: pushed from the door towards door + step, player behind
                 start = door - step
-                if (room >> start) & 1 and (floor >> start) & 1 and not (mask >> start) & 1:
+                if (floor >> start) & 1 and not (mask >> start) & 1:
                     filled = mask | (1 << door)
                     following.append(((filled, regions.of(filled, start)), 0))
         for after, cost in following:
@@ -140,24 +146,35 @@ class _TooLarge(Exception):
     """The room has more positions than the table may hold."""
 
 
-def find_room(board: Board, live: int, box_count: int) -> tuple[int, int] | None:
-    """(door cell, room mask) for the smallest room behind one doorway that holds every
-    goal and leaves some floor outside, or None."""
+def find_room(board: Board) -> tuple[int, int] | None:
+    """(door cells, room) as masks for the smallest room that holds every goal behind one
+    doorway, else behind two; None when there is none (or it would be all the floor).
+    (The smallest room of all would often be a tight ring of cells around the goals,
+    which sees no order of filling: one doorway is tried first.)"""
+    floor, goals = board.floor, board.goals
+    if not goals:
+        return None
+    doorways = [1 << door for door in cells_of(floor & ~goals)]
+    best = _smallest(board, doorways)
+    if best is None:
+        best = _smallest(board, [a | b for a, b in combinations(doorways, 2)])
+    return best
+
+
+def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
+    """The smallest room behind the cells of one candidate (mask): (doors, room)."""
     floor, goals = board.floor, board.goals
     best = None
-    for door in cells_of(floor & ~goals):
-        rest = floor & ~(1 << door)
-        seen = 0
-        room = None
-        while rest & ~seen:
-            part = board.reach(((rest & ~seen) & -(rest & ~seen)).bit_length() - 1, rest)
-            seen |= part
-            if part & goals == goals:
-                room = part | (1 << door)
-        if room is None or room == floor:
-            continue
+    for doors in candidates:
+        rest = floor & ~doors
+        part = board.reach((goals & -goals).bit_length() - 1, rest)
+        if part & goals != goals or part == rest:
+            continue  # the goals are not all on one side, or nothing is cut off
+        if board.spread(part) & doors != doors:
+            continue  # a cell of the candidate does not lead into the room: not a door
+        room = part | doors
         if best is None or bin(room).count("1") < bin(best[1]).count("1"):
-            best = (door, room)
+            best = (doors, room)
     return best
 
 
@@ -170,7 +187,7 @@ def room_bound(board: Board, live: int, box_count: int, check: Callable = lambda
     room is too large for a table. `check` may raise to stop a long build."""
     key = (board, live, box_count)
     if key not in _built:
-        found = find_room(board, live, box_count)
+        found = find_room(board)
         bound = None
         if (
             found is not None

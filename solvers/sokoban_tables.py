@@ -42,8 +42,8 @@ def with_walls(tables: Tables, walls: int) -> Tables:
 
 
 def _tables(board: Board) -> Tables:
-    sides = _sides(board)
-    per_goal = [_pull_distances(board, sides, goal) for goal in cells_of(board.goals)]
+    sides = sides_of(board)
+    per_goal = [pull_distances(board, sides, goal) for goal in cells_of(board.goals)]
     rows: list = [None] * board.size
     live = 0
     for cell in cells_of(board.floor):
@@ -58,7 +58,7 @@ def _tables(board: Board) -> Tables:
     return Tables(board, tuple(rows), live, board.floor & ~live)
 
 
-def _sides(board: Board) -> list:
+def sides_of(board: Board) -> list:
     """sides[cell][d]: which walking region the neighbour in direction d lies in
     while a box stands on `cell` (-1: no floor there); neighbours with the same
     label (the lowest direction index among them) are connected around the box."""
@@ -78,9 +78,11 @@ def _sides(board: Board) -> list:
     return sides
 
 
-def _pull_distances(board: Board, sides: list, goal: int) -> dict:
-    """Fewest pushes to `goal` for a lone box: {(cell, player's region label): pushes}."""
+def pull_distances(board: Board, sides: list, goal: int, cells: int | None = None) -> dict:
+    """Fewest pushes to `goal` for a lone box: {(cell, player's region label): pushes}.
+    With `cells`, the box never leaves those cells on its way (the player may)."""
     floor, steps = board.floor, board.steps
+    allowed = floor if cells is None else cells
     found = {}
     queue: deque = deque()
     for label in set(sides[goal]) - {-1}:
@@ -95,7 +97,7 @@ def _pull_distances(board: Board, sides: list, goal: int) -> dict:
                 continue
             # the player, on side d, pulls the box one step towards d and backs off one more
             nxt = box + step
-            if not (floor >> (nxt + step)) & 1:
+            if not (floor >> (nxt + step)) & 1 or not (allowed >> nxt) & 1:
                 continue
             state = (nxt, sides[nxt][d])
             if state not in found:
