@@ -132,16 +132,10 @@ class PairBound:
                     if after not in distance:
                         distance[after] = pushes
                         queue.append(after)
-        by_mask: dict[int, dict[int, int]] = {}
-        for (mask, region), pushes in distance.items():
-            by_mask.setdefault(mask, {})[region] = pushes
         answers: dict = {}
-        for mask, per_region in by_mask.items():
+        for mask, answer in self._regions.fold(distance).items():
             cells = list(cells_of(mask))
-            key = cells[0] * self.size + cells[-1] if count == 2 else cells[0]
-            sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in self._regions.masks(mask))
-            values = {pushes for _, pushes in sides}
-            answers[key] = values.pop() if len(values) == 1 else sides
+            answers[cells[0] * self.size + cells[-1] if count == 2 else cells[0]] = answer
         return answers
 
 

@@ -6,6 +6,8 @@ A table answer that depends on where the player stands is kept as
 
 from __future__ import annotations
 
+from typing import Any
+
 from fewest.solvers.sokoban_board import Board
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
@@ -37,6 +39,20 @@ class Regions:
             if (region >> cell) & 1:
                 return region
         raise AssertionError("a free floor cell outside every region")
+
+    def fold(self, distance: dict[tuple[int, int], int]) -> dict[int, Any]:
+        """A backward search's {(boxes, region): pushes} as {boxes: answer}: the pushes, or
+        ((region mask, pushes), ...) where the player's side matters (UNREACHABLE for a
+        region the search never got to)."""
+        by_mask: dict[int, dict[int, int]] = {}
+        for (mask, region), pushes in distance.items():
+            by_mask.setdefault(mask, {})[region] = pushes
+        answers: dict[int, Any] = {}
+        for mask, per_region in by_mask.items():
+            sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in self.masks(mask))
+            values = {pushes for _, pushes in sides}
+            answers[mask] = values.pop() if len(values) == 1 else sides
+        return answers
 
 
 def where(sides: tuple, player: int) -> int:

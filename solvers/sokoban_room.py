@@ -41,7 +41,7 @@ class RoomBound:
     """The room's table and each outside cell's pushes to a door."""
 
     def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> None:
-        self.doors, self.room = doors, room
+        self.room = room
         self.outside = board.floor & ~room
         self._to_door = _to_door(board, doors, room)
         self._table = _room_table(board, live & room, doors, room, box_count, check)
@@ -59,12 +59,12 @@ class RoomBound:
         return value
 
 
-def _to_door(board: Board, doors: int, room: int) -> dict[int, int]:
-    """Per outside cell: pushes that bring a lone box from there to a cell in front of a
-    door, the box staying outside (UNREACHABLE where it cannot)."""
+def _to_door(board: Board, doors: int, room: int) -> list[int]:
+    """Per cell (a list): pushes that bring a lone box from there, outside, to a cell in
+    front of a door, the box staying outside (UNREACHABLE where it cannot)."""
     outside = board.floor & ~room
     sides = sides_of(board)  # the player may walk anywhere, through the room too
-    pushes = {cell: UNREACHABLE for cell in cells_of(outside)}
+    pushes = [UNREACHABLE] * board.size
     for door in cells_of(doors):
         for (cell, _), count in pull_distances(board, sides, door, outside | (1 << door)).items():
             if cell != door:
@@ -131,15 +131,7 @@ def _room_table(board: Board, live: int, doors: int, room: int, box_count: int, 
                     queue.append(after)
                 else:
                     queue.appendleft(after)
-    by_mask: dict[int, dict[int, int]] = {}
-    for (mask, region), pushes in distance.items():
-        by_mask.setdefault(mask, {})[region] = pushes
-    table: dict = {}
-    for mask, per_region in by_mask.items():
-        sides = tuple((region, per_region.get(region, UNREACHABLE)) for region in regions.masks(mask))
-        values = {pushes for _, pushes in sides}
-        table[mask] = values.pop() if len(values) == 1 else sides
-    return table
+    return regions.fold(distance)
 
 
 class _TooLarge(Exception):

@@ -122,8 +122,8 @@ def _search(
     table: dict = {keyer(player): (0, None, 0)}
     # The open list: buckets of (key, matching) by (f, pushes left), each a stack
     # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
-    # are the matching's when a node is made; the pair bound may raise them when it is
-    # taken out (then it goes back in: computed once per node taken out, not per child).
+    # are the matching's when a node is made; the pair or room bound may raise them when it
+    # is taken out (then it goes back in: computed once per node taken out, not per child).
     buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0)]}
     ids = list(buckets)
     # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
