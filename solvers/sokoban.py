@@ -1,6 +1,11 @@
 """Sokoban's exact solver: fewest moves (ties: fewest pushes) or fewest pushes (ties: moves).
 
-The search runs over pushes (sokoban_search.py) on a padded bitboard
+Under the moves metric a breadth-first search from both ends over single steps
+(sokoban_meet.py) goes first, on half the proof's time and memory: it settles
+crowded levels whose plans are mostly walking, which the push search's bound
+(pushes only) climbs to very slowly. When it runs out, the push search starts.
+
+The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
 box-to-goal matching bound (sokoban_assignment.py) and pruning of certain
 deadlocks only (sokoban_deadlock.py, sokoban_probe.py). This module turns an
@@ -20,6 +25,7 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_search import MAJOR, push_search
@@ -28,6 +34,9 @@ from fewest.solvers.sokoban_tables import Tables, build_tables
 METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
 BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
+# Moves: of the proof's time and memory, first for the search from both ends (it settles
+# most levels far sooner; where it cannot, the push search gets the rest)
+MEET_SHARE = 0.5
 
 
 def solve(
@@ -47,10 +56,17 @@ def solve(
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
+    met_bound = 0  # what the search from both ends proved, when it ran out first
     try:
         with control.share(1 - BEST_EFFORT_SHARE if best_effort else 1.0):
+            if metric == "moves":
+                met = _meet_first(tables, boxes, player, control)
+                if isinstance(met, Solution):
+                    return met
+                met_bound = met
             found = push_search(tables, boxes, player, control, metric)
     except Stopped as stop:
+        control.bound = max(control.bound or 0, met_bound)
         if best_effort:
             return _best_effort(tables, boxes, player, control, metric, stop.reason)
         return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
@@ -62,6 +78,27 @@ def solve(
     assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
     control.bound = major
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
+
+
+def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> Solution | int:
+    """Moves: the search from both ends on its share of the budget; its Solution, or the
+    lower bound it reached when its share ran out (then the push search goes on)."""
+    try:
+        with control.share(MEET_SHARE, memory=MEET_SHARE):
+            met = meet_search(tables, boxes, player, control)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        control.stored = 0  # its states are gone: they must not count against the next search
+        return control.bound or 0
+    if met is None:
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
+    letters, moves, pushes = met
+    plan = [rules.parse_move(letter) for letter in letters]
+    tally = rules.tally(plan)
+    assert (tally.moves, tally.pushes) == (moves, pushes), "plan does not match the searched cost"
+    control.bound = moves
+    return Solution(Status.OPTIMAL, tuple(plan), _stats(control), {"pushes": pushes})
 
 
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:

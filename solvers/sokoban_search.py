@@ -34,13 +34,12 @@ Pruning never loses an optimal plan:
 
 from __future__ import annotations
 
-import gc
 import heapq
 from itertools import islice
 from operator import sub
 from typing import Callable
 
-from fewest.solvers.control import Control, Stopped
+from fewest.solvers.control import Control, Stopped, collector_paused
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
 from fewest.solvers.sokoban_board import cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
@@ -66,19 +65,12 @@ def push_search(
     much sooner but is not proven optimal (its cost is at most `weight` times the best).
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
-    # The search makes no reference cycles, but its millions of stored tuples make every
-    # full cyclic collection walk them all (measured: ~15% of the time); pause it meanwhile.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         try:
             return _search(tables, boxes, player, control, metric, weight)
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback and the search's table
         raise Stopped(reason) from None  # (the collector never has to walk that table)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _search(

@@ -112,11 +112,12 @@ def room_level(width: int, height: int, walls: set, goals, boxes: set, player: t
         return None
 
 
-def random_rooms(seed: int, count: int) -> list[S.Level]:
+def random_rooms(seed: int, count: int, draw=None) -> list[S.Level]:
+    """`count` levels made by `draw(rng)` (by default `random_room`), skipping its Nones."""
     rng = random.Random(seed)
     rooms: list[S.Level] = []
     while len(rooms) < count:
-        room = random_room(rng)
+        room = (draw or random_room)(rng)
         if room is not None:
             rooms.append(room)
     return rooms

@@ -13,6 +13,7 @@ from fewest.solvers.control import Progress
 from fewest.solvers.solution import Solution, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
+from fewest.tui.status_bar import short_count
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
 
@@ -20,15 +21,16 @@ from tests.oracle import shortest_plan
 class SlowSolver:
     """A fake solver that thinks until told to stop, reporting progress like a real one."""
 
-    def __init__(self) -> None:
+    def __init__(self, expanded: int = 12345) -> None:
         self.calls = 0
         self.stopped_at: list[float] = []
+        self.expanded = expanded
 
     def __call__(self, family, level, state=None, *, should_stop=None, on_progress=None, **_):
         self.calls += 1
         while not should_stop():
             if on_progress is not None:
-                on_progress(Progress(12345, 100, 17, 0.5))
+                on_progress(Progress(self.expanded, 100, 17, 0.5))
             time.sleep(0.002)
         self.stopped_at.append(time.monotonic())
         return Solution(Status.CANCELLED)
@@ -60,6 +62,20 @@ async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path,
         assert app.screen is screen  # escape cancelled; it did not leave the board
         await pilot.press("escape")
         assert app.screen is not screen
+
+
+async def test_a_big_node_count_stays_short_enough_to_read(tmp_path, monkeypatch):
+    assert [short_count(n) for n in (999, 12_345, 678_901, 3_714_784)] == ["999", "12,345", "678k", "3.7M"]
+    slow = SlowSolver(expanded=3_714_784)
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = make_app(tmp_path, "sokoban")
+    app.clock = time.monotonic
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("S")
+        await wait_for(pilot, lambda: "thinking" in _status(app))
+        assert "thinking 3.7M nodes, bound 17" in _status(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
 
 
 async def test_keys_keep_working_while_the_solver_thinks(tmp_path, monkeypatch):

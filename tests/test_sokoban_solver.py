@@ -26,8 +26,21 @@ RULEBOOK = DATA / "rulebook"
 
 
 # ----- exactness against independent searches --------------------------------------
+def only_push_search(monkeypatch) -> None:
+    """Under the moves metric the search from both ends settles every small level: skip it
+    to test the push search as well."""
+    monkeypatch.setattr(solver, "_meet_first", lambda *_: 0)
+
+
+@pytest.fixture(params=["meet", "push"])
+def moves_search(request, monkeypatch):
+    if request.param == "push":
+        only_push_search(monkeypatch)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(10))
-def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed):
+def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed, moves_search):
     for room in random_rooms(seed, 30):
         expected = oracle.shortest_plan(S, room)
         solution = solve(room, "moves")
@@ -100,8 +113,10 @@ def test_rule_book_contest_cases(name, moves):
     assert len(answer) == moves and L.parse_contest_plan(entry.level, answer) == list(solution.moves)
 
 
-@pytest.mark.parametrize("metric", solver.METRICS)
-def test_first_microban_levels_match_the_proven_counts(metric):
+@pytest.mark.parametrize("metric, search", [("moves", "meet"), ("moves", "push"), ("pushes", "push")])
+def test_first_microban_levels_match_the_proven_counts(metric, search, monkeypatch):
+    if search == "push":
+        only_push_search(monkeypatch)
     for lvl, row in microban(20):
         moves, pushes = checked(lvl, solve(lvl, metric))
         if metric == "moves":

@@ -8,6 +8,7 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Status
+from fewest.solvers import sokoban as solver
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_symmetry import board_symmetry
 from tests.sokoban_support import checked, level, lexicographic_optimum, pulled_away, room_level, solve
@@ -108,6 +109,7 @@ def test_symmetric_rooms_match_an_independent_dijkstra(seed, metric):
 def test_mirror_images_share_one_node(monkeypatch):
     # Four boxes around the player in a square room: every first push has three mirror twins.
     lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
+    monkeypatch.setattr(solver, "_meet_first", lambda *_: 0)  # the push search's table (moves)
     with_images = solve(lvl, "moves")
     monkeypatch.setattr("fewest.solvers.sokoban_search.board_symmetry", lambda board: None)
     without = solve(lvl, "moves")

@@ -19,7 +19,7 @@ from fewest.solvers import api
 from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
 from fewest.tui.solver_worker import METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance
-from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
+from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, short_count
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
 
@@ -50,7 +50,7 @@ class Thinking:
             frames = ASCII_SPINNER if self.app.ascii_only else SPINNER
             spin = frames[self._frame % len(frames)]
             p = self._progress
-            detail = f" {p.expanded:,} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
+            detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
             return f"solving: {len(self._playing)} to go  (esc stops)"

@@ -60,7 +60,19 @@ class StatusBar(Static):
         if facts.seconds is not None:
             field("Time", clock_text(facts.seconds))
         if activity:
+            room = self.content_region.width - len(text) - 2
+            if len(activity) > room and "  (" in activity:
+                activity = activity[: activity.index("  (")]  # the aside in brackets goes first
             gap = max(2, self.content_region.width - len(text) - len(activity))
             text.append(" " * gap)
             text.append(activity, style="bold")
         self.update(text, layout=False)
+
+
+def short_count(count: int) -> str:
+    """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
+    if count < 100_000:
+        return f"{count:,}"
+    if count < 1_000_000:
+        return f"{count // 1000}k"
+    return f"{count / 1_000_000:.1f}M"

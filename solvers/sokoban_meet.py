@@ -1,0 +1,271 @@
+"""Fewest moves (ties: fewest pushes) by breadth-first search from both ends.
+
+The push search (sokoban_search.py) needs its bound to climb all the way to
+the answer, and under the moves metric that bound counts no walking. On a
+crowded level whose plan is mostly walking around boxes (Microban #145 and
+#146: about 15 pushes in 47 moves) that climb is exponential, while the
+positions within half the plan's length of either end are few. This search
+goes one single step at a time (a state: the boxes and the player's cell),
+forwards from the start and backwards (steps undone, pulls for pushes) from
+every solved position, always growing the smaller side by one whole layer.
+
+Why the answer is proven: a state's layer on each side is its exact
+distance from that end, and its pushes count is the fewest over the
+shortest routes (a layer is complete before the next is made). When the two
+sides first share states after layers a (forwards) and b (backwards), the
+shortest plan has D = min(df + db) moves over the shared states, and every
+plan of D moves passes a state that both sides hold (the one a steps from
+the start, when D <= a + b), so the fewest pushes among D-move plans is
+min(pf + pb) over the shared states with df + db = D.
+
+Pruning keeps that true: a push onto a dead square (sokoban_tables.py) or a
+pull onto a cell no start box (nor a mirror image of one) can be pushed to
+leaves only states no plan passes through.
+
+On a board with mirror symmetry (sokoban_symmetry.py) both sides keep one
+entry for all images of a state: the distance to the goal is the same for
+every image (the goals are symmetric), so the forward side may keep the
+nearest image; the plan is then replayed from the real start through the
+images.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Iterator
+
+from fewest.solvers.control import Control, Stopped, collector_paused
+from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of
+from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
+from fewest.solvers.sokoban_tables import Tables
+
+DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board)
+BYTES_PER_STATE = 160  # measured ~130: a dict entry, its int key and value, list slots
+UNBUDGETED_BYTES = 1 << 30  # where it stops when the caller set no memory budget
+Step = tuple[str, int, int]  # (letter, the state it leads to or comes from, pushes it adds)
+
+
+def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+    """The plan (lurd letters, capitals push), its moves and its pushes; None when there is none.
+
+    Raises `Stopped` when the control's budget runs out or it is cancelled; with no
+    memory budget set, it stops ("memory") at `UNBUDGETED_BYTES`."""
+    whole = control.budget
+    if whole.memory_bytes is None:
+        control.budget = replace(whole, memory_bytes=UNBUDGETED_BYTES)
+    try:
+        with collector_paused():
+            return _meet(tables, boxes, player, control)
+    except Stopped as stop:
+        reason = stop.reason  # leaving this block frees the traceback and both sides' states
+    finally:
+        control.budget = whole
+    raise Stopped(reason) from None
+
+
+def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+    board = tables.board
+    shift = board.size.bit_length()
+    symmetry = board_symmetry(board)
+    key = _keyer(symmetry, shift)
+    start = (boxes << shift) | player
+    forward = {key(start): 0}
+    backward = {key((board.goals << shift) | cell): 0 for cell in cells_of(board.floor & ~board.goals)}
+    if key(start) in backward:
+        return "", 0, 0
+    control.bytes_per_entry = BYTES_PER_STATE
+    reachable = _pushable_to(board, boxes)
+    if symmetry is not None:
+        for image in symmetry.images(reachable):
+            reachable |= image
+    grow_forward = _layer(board, symmetry, shift, _forward_steps(board, tables.dead, shift))
+    grow_backward = _layer(board, symmetry, shift, _backward_steps(board, reachable, shift))
+    ahead, behind = list(forward), list(backward)
+    a = b = 0
+    while ahead and behind:
+        control.bound = a + b + 1  # no plan is shorter: the sides share nothing yet
+        if len(ahead) <= len(behind):
+            a += 1
+            ahead = grow_forward(ahead, forward, a, control, len(backward))
+            new, other = ahead, backward
+        else:
+            b += 1
+            behind = grow_backward(behind, backward, b, control, len(forward))
+            new, other = behind, forward
+        control.stored = len(forward) + len(backward)
+        shared = [state for state in new if state in other]
+        if shared:
+            middle = min((forward[s] + backward[s], s) for s in shared)[1]
+            chain = _chain(board, shift, key, forward, backward, middle)
+            return _replay(board, shift, key, start, chain)
+    return None
+
+
+def _keyer(symmetry: Symmetry | None, shift: int) -> Callable[[int], int]:
+    """state -> its table key: the state itself, or the least of its images."""
+    if symmetry is None:
+        return int
+    low_bits = (1 << shift) - 1
+
+    def key(state: int) -> int:
+        boxes = state >> shift
+        return symmetry.key(boxes, symmetry.images(boxes), shift, state & low_bits)
+
+    return key
+
+
+def _layer(board: Board, symmetry: Symmetry | None, shift: int, steps_of: Callable):
+    """grow(layer, seen, depth, control, held): the next layer from `layer` into `seen`
+    (state -> depth * DEPTH + pushes), keeping the fewest pushes within the layer."""
+    low_bits = (1 << shift) - 1
+
+    def grow(layer: list[int], seen: dict, depth: int, control: Control, held: int) -> list[int]:
+        base = depth * DEPTH
+        made = []
+        for state in layer:
+            control.stored = held + len(seen)  # (the memory check inside a long layer)
+            control.tick()
+            boxes, player = state >> shift, state & low_bits
+            pushes = seen[state] % DEPTH
+            images = None if symmetry is None else symmetry.images(boxes)
+            for child_boxes, moved, cell, pushed in steps_of(boxes, player):
+                if images is None:
+                    child = (child_boxes << shift) | cell
+                elif moved is None:
+                    child = symmetry.key(boxes, images, shift, cell)
+                else:
+                    child_images = symmetry.moved(images, *moved)
+                    child = symmetry.key(child_boxes, child_images, shift, cell)
+                value = base + pushes + pushed
+                old = seen.get(child)
+                if old is None:
+                    seen[child] = value
+                    made.append(child)
+                elif old > value:
+                    seen[child] = value
+        return made
+
+    return grow
+
+
+def _forward_steps(board: Board, dead: int, shift: int) -> Callable:
+    """steps(boxes, player): each step as (boxes after, (from, to) of the pushed box or
+    None, player's cell after, pushes added); no push onto a dead square."""
+    floor, steps = board.floor, board.steps
+
+    def steps_of(boxes: int, player: int) -> Iterator[tuple]:
+        for step in steps:
+            cell = player + step
+            if not (floor >> cell) & 1:
+                continue
+            if (boxes >> cell) & 1:
+                beyond = cell + step
+                if (floor >> beyond) & 1 and not (boxes >> beyond) & 1 and not (dead >> beyond) & 1:
+                    yield boxes ^ (1 << cell) ^ (1 << beyond), (cell, beyond), cell, 1
+            else:
+                yield boxes, None, cell, 0
+
+    return steps_of
+
+
+def _backward_steps(board: Board, reachable: int, shift: int) -> Callable:
+    """steps(boxes, player): each step undone, as for `_forward_steps` (a push undone is a
+    pull); no pull onto a cell outside `reachable`."""
+    floor, steps = board.floor, board.steps
+
+    def steps_of(boxes: int, player: int) -> Iterator[tuple]:
+        for step in steps:
+            cell = player + step  # where the player stood one step earlier
+            if not (floor >> cell) & 1 or (boxes >> cell) & 1:
+                continue
+            yield boxes, None, cell, 0  # he walked from there
+            behind = player - step  # or pushed from there the box now behind him
+            if (boxes >> behind) & 1 and (reachable >> player) & 1:
+                yield boxes ^ (1 << behind) ^ (1 << player), (behind, player), cell, 1
+
+    return steps_of
+
+
+def _pushable_to(board: Board, boxes: int) -> int:
+    """Cells some box of `boxes` can be pushed to with the others gone (a pulled box
+    anywhere else belongs to no position the start can reach)."""
+    floor, steps = board.floor, board.steps
+    seen = frontier = boxes
+    while frontier:
+        grown = 0
+        for step in steps:
+            # a push by `step` needs floor behind the box (for the player) and ahead
+            if step > 0:
+                grown |= ((frontier & (floor << step)) << step) & floor
+            else:
+                grown |= ((frontier & (floor >> -step)) >> -step) & floor
+        frontier = grown & ~seen
+        seen |= frontier
+    return seen
+
+
+def _chain(board: Board, shift: int, key: Callable, forward: dict, backward: dict, middle: int) -> list[tuple[int, int]]:
+    """The table keys from the start's to a solved one through `middle`, each one layer
+    on from the last, with the pushes of the step into it."""
+    back = _to_the_end(forward, key, middle, lambda state: _moves_to(board, shift, state))
+    states = [state for state, _ in reversed(back)] + [middle]
+    pushes = [0] + [pushed for _, pushed in reversed(back)]
+    return list(zip(states, pushes)) + _to_the_end(backward, key, middle, lambda state: _moves_from(board, shift, state))
+
+
+def _to_the_end(seen: dict, key: Callable, state: int, steps: Callable) -> list[tuple[int, int]]:
+    """From `state` to its side's end (layer 0), one layer nearer each time with exactly
+    the pushes left: [(key, pushes of the step between it and the one before)]."""
+    out = []
+    while seen[state] >= DEPTH:
+        value = seen[state]
+        state, pushed = next(
+            (key(other), pushed) for _, other, pushed in steps(state) if seen.get(key(other)) == value - DEPTH - pushed
+        )
+        out.append((state, pushed))
+    return out
+
+
+def _replay(board: Board, shift: int, key: Callable, start: int, chain: list[tuple[int, int]]) -> tuple[str, int, int]:
+    """The real plan from `start` whose states have the keys of `chain` in turn."""
+    letters = []
+    state = start
+    for want, pushed in chain[1:]:
+        letter, state = next(
+            (letter, after)
+            for letter, after, adds in _moves_from(board, shift, state)
+            if adds == pushed and key(after) == want
+        )
+        letters.append(letter)
+    plan = "".join(letters)
+    return plan, len(plan), sum(letter.isupper() for letter in plan)
+
+
+def _moves_from(board: Board, shift: int, state: int) -> Iterator[Step]:
+    """Every step from `state`."""
+    boxes, player = state >> shift, state & ((1 << shift) - 1)
+    floor = board.floor
+    for letter, step in zip(DIRECTIONS, board.steps):
+        cell = player + step
+        if not (floor >> cell) & 1:
+            continue
+        if (boxes >> cell) & 1:
+            beyond = cell + step
+            if (floor >> beyond) & 1 and not (boxes >> beyond) & 1:
+                yield letter.upper(), ((boxes ^ (1 << cell) ^ (1 << beyond)) << shift) | cell, 1
+        else:
+            yield letter, (boxes << shift) | cell, 0
+
+
+def _moves_to(board: Board, shift: int, state: int) -> Iterator[Step]:
+    """Every step into `state` (the state it comes from)."""
+    boxes, player = state >> shift, state & ((1 << shift) - 1)
+    floor = board.floor
+    for letter, step in zip(DIRECTIONS, board.steps):
+        cell = player - step  # the player came from there, stepping `letter`
+        if not (floor >> cell) & 1 or (boxes >> cell) & 1:
+            continue
+        yield letter, (boxes << shift) | cell, 0
+        ahead = player + step
+        if (boxes >> ahead) & 1:
+            yield letter.upper(), ((boxes ^ (1 << ahead) ^ (1 << player)) << shift) | cell, 1

@@ -1,0 +1,142 @@
+"""The breadth-first search from both ends (moves metric): exact against an independent
+Dijkstra over single steps, the proven Microban counts, its hand-over to the push search
+when its share of the budget runs out, and its stops. Every plan is replayed."""
+
+import random
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control, Status, Stopped
+from fewest.solvers import sokoban as solver
+from fewest.solvers import sokoban_meet
+from fewest.solvers.sokoban_board import compile_board
+from fewest.solvers.sokoban_meet import meet_search
+from fewest.solvers.sokoban_symmetry import board_symmetry
+from fewest.solvers.sokoban_tables import build_tables
+from tests import oracle
+from tests.sokoban_support import (
+    checked,
+    level,
+    lexicographic_optimum,
+    microban,
+    pulled_away,
+    random_rooms,
+    room_level,
+    solve,
+)
+
+
+def meet(lvl: S.Level, control: Control | None = None):
+    board = compile_board(lvl)
+    boxes, player = board.mask(lvl.boxes) & board.floor, board.inside(lvl.player)
+    return meet_search(build_tables(board), boxes, player, control or Control())
+
+
+def replayed(lvl: S.Level, letters: str) -> tuple[int, int]:
+    moves = [S.parse_move(letter) for letter in letters]
+    return oracle.replay_length(S, lvl, moves), S.tally(moves).pushes
+
+
+def assert_like_the_dijkstra(room: S.Level) -> None:
+    expected = lexicographic_optimum(room, "moves")
+    found = meet(room)
+    if expected is None:
+        assert found is None
+    else:
+        letters, moves, pushes = found
+        assert (moves, pushes) == expected == replayed(room, letters)
+
+
+@pytest.mark.parametrize("seed", range(200, 206))
+def test_matches_an_independent_dijkstra_on_random_rooms(seed):
+    for room in random_rooms(seed, 40):
+        assert_like_the_dijkstra(room)
+
+
+def test_microban_levels_match_the_proven_counts():
+    for lvl, row in microban(60)[20:60]:
+        if not row["min_moves"]:
+            continue
+        letters, moves, pushes = meet(lvl)
+        assert (moves, pushes) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
+        assert replayed(lvl, letters) == (moves, pushes)
+
+
+def test_a_solved_start_and_a_hopeless_one():
+    assert meet(level("#####\n#@* #\n#####")) == ("", 0, 0)
+    assert meet(level("#####\n#@ .#\n#$  #\n#####")) is None  # the box is in a corner
+    assert solve(level("#####\n#@ .#\n#$  #\n#####"), "moves").status is Status.UNSOLVABLE
+
+
+def test_when_its_share_runs_out_the_push_search_finishes_the_proof():
+    lvl, row = microban(66)[65]  # both ends hold some 11,000 states; the push search needs ~400
+    control = Control(Budget(nodes=4000))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "moves")
+    assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert control.expanded > 4000 * solver.MEET_SHARE * (1 - solver.BEST_EFFORT_SHARE)
+
+
+def test_it_stops_on_the_budget_and_on_cancel():
+    lvl, _ = microban(66)[65]
+    with pytest.raises(Stopped, match="nodes"):
+        meet(lvl, Control(Budget(nodes=1000)))
+    with pytest.raises(Stopped, match="memory"):
+        meet(lvl, Control(Budget(memory_bytes=100 * sokoban_meet.BYTES_PER_STATE)))
+    calls = []
+    control = Control(should_stop=lambda: bool(calls.append(1)) or len(calls) > 1)
+    with pytest.raises(Stopped, match="cancelled"):
+        meet(lvl, control)
+    assert control.expanded < 2000
+
+
+def test_without_a_memory_budget_it_stops_at_its_own_cap(monkeypatch):
+    lvl, _ = microban(66)[65]
+    monkeypatch.setattr(sokoban_meet, "UNBUDGETED_BYTES", 500 * sokoban_meet.BYTES_PER_STATE)
+    control = Control()
+    with pytest.raises(Stopped, match="memory"):
+        meet(lvl, control)
+    assert control.budget.memory_bytes is None  # the caller's budget is left as it was
+
+
+def mirrored_room(rng: random.Random) -> S.Level | None:
+    """A room whose walls and goals are mirror images left to right (the boxes and the
+    player are not): the search keeps one entry for both images of a state."""
+    half, height = rng.randint(2, 4), rng.randint(4, 6)
+    width = 2 * half + 1
+    walls = {(r, c) for r in range(height) for c in range(width)}
+    walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
+    walls.update((r, c) for r in range(1, height - 1) for c in range(1, half + 1) if rng.random() < 0.12)
+    walls |= {(r, width - 1 - c) for r, c in walls}
+    open_cells = [(r, c) for r in range(height) for c in range(width) if (r, c) not in walls]
+    left = [(r, c) for r, c in open_cells if c < half]
+    if len(left) < 2:
+        return None
+    goals = set()
+    for r, c in rng.sample(left, rng.randint(1, 2)):
+        goals |= {(r, c), (r, width - 1 - c)}
+    if len(open_cells) <= len(goals):
+        return None
+    boxes, player = pulled_away(rng, walls, goals, open_cells, (10, 40))
+    room = room_level(width, height, walls, goals, boxes, player)
+    if room is None or board_symmetry(compile_board(room)) is None:
+        return None  # (inner walls may cut the player's floor unevenly)
+    return room
+
+
+@pytest.mark.parametrize("seed", range(300, 310))
+def test_symmetric_boards_keep_one_image_and_still_match_the_dijkstra(seed):
+    for room in random_rooms(seed, 12, mirrored_room):
+        assert_like_the_dijkstra(room)
+
+
+def test_mirror_images_share_one_entry(monkeypatch):
+    # Four boxes around the player in a square room: most states have seven mirror twins.
+    lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
+    with_images = Control()
+    found = meet(lvl, with_images)
+    monkeypatch.setattr(sokoban_meet, "board_symmetry", lambda board: None)
+    without = Control()
+    assert meet(lvl, without)[1:] == found[1:] == lexicographic_optimum(lvl, "moves")
+    assert replayed(lvl, found[0]) == found[1:]
+    assert with_images.stored * 3 < without.stored
