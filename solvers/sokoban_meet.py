@@ -18,9 +18,10 @@ plan of D moves passes a state that both sides hold (the one a steps from
 the start, when D <= a + b), so the fewest pushes among D-move plans is
 min(pf + pb) over the shared states with df + db = D.
 
-Pruning keeps that true: a push onto a dead square (sokoban_tables.py) or a
-pull onto a cell no start box (nor a mirror image of one) can be pushed to
-leaves only states no plan passes through.
+Pruning keeps that true: a push onto a dead square (sokoban_tables.py) or
+into a freeze off the goals (sokoban_deadlock.py), or a pull onto a cell no
+start box (nor a mirror image of one) can be pushed to, leaves only states
+no plan passes through.
 
 On a board with mirror symmetry (sokoban_symmetry.py) both sides keep one
 entry for all images of a state: the distance to the goal is the same for
@@ -36,11 +37,12 @@ from typing import Callable, Iterator
 
 from fewest.solvers.control import Control, Stopped, collector_paused
 from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of
+from fewest.solvers.sokoban_deadlock import frozen_group
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import Tables
 
 DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board)
-BYTES_PER_STATE = 160  # measured ~130: a dict entry, its int key and value, list slots
+BYTES_PER_STATE = 130  # measured 105-140 (peak RSS over states): a dict entry, its int key and value, list slots
 UNBUDGETED_BYTES = 1 << 30  # where it stops when the caller set no memory budget
 Step = tuple[str, int, int]  # (letter, the state it leads to or comes from, pushes it adds)
 
@@ -78,7 +80,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     if symmetry is not None:
         for image in symmetry.images(reachable):
             reachable |= image
-    grow_forward = _layer(board, symmetry, shift, _forward_steps(board, tables.dead, shift))
+    grow_forward = _layer(board, symmetry, shift, _forward_steps(tables, shift))
     grow_backward = _layer(board, symmetry, shift, _backward_steps(board, reachable, shift))
     ahead, behind = list(forward), list(backward)
     a = b = 0
@@ -148,10 +150,19 @@ def _layer(board: Board, symmetry: Symmetry | None, shift: int, steps_of: Callab
     return grow
 
 
-def _forward_steps(board: Board, dead: int, shift: int) -> Callable:
+def _stuck_both_ways(cell: int, boxes: int, blocked: int, width: int) -> bool:
+    """Is `cell` walled or boxed in on both axes (the cheap test before a freeze check)?"""
+    solid = blocked | boxes
+    return bool(((solid >> (cell - 1)) | (solid >> (cell + 1))) & 1 and ((solid >> (cell - width)) | (solid >> (cell + width))) & 1)
+
+
+def _forward_steps(tables: Tables, shift: int) -> Callable:
     """steps(boxes, player): each step as (boxes after, (from, to) of the pushed box or
-    None, player's cell after, pushes added); no push onto a dead square."""
+    None, player's cell after, pushes added); no push onto a dead square or into a freeze
+    off the goals."""
+    board, dead = tables.board, tables.dead
     floor, steps = board.floor, board.steps
+    goals, width, blocked = board.goals, board.width, ~floor
 
     def steps_of(boxes: int, player: int) -> Iterator[tuple]:
         for step in steps:
@@ -161,7 +172,11 @@ def _forward_steps(board: Board, dead: int, shift: int) -> Callable:
             if (boxes >> cell) & 1:
                 beyond = cell + step
                 if (floor >> beyond) & 1 and not (boxes >> beyond) & 1 and not (dead >> beyond) & 1:
-                    yield boxes ^ (1 << cell) ^ (1 << beyond), (cell, beyond), cell, 1
+                    after = boxes ^ (1 << cell) ^ (1 << beyond)
+                    if _stuck_both_ways(beyond, after, blocked, width):
+                        if frozen_group(tables, after, beyond) & ~goals:
+                            continue
+                    yield after, (cell, beyond), cell, 1
             else:
                 yield boxes, None, cell, 0
 

@@ -140,3 +140,13 @@ def test_mirror_images_share_one_entry(monkeypatch):
     assert meet(lvl, without)[1:] == found[1:] == lexicographic_optimum(lvl, "moves")
     assert replayed(lvl, found[0]) == found[1:]
     assert with_images.stored * 3 < without.stored
+
+
+def test_pushes_into_a_freeze_are_not_made(monkeypatch):
+    lvl, row = microban(10)[9]
+    pruned = Control()
+    found = meet(lvl, pruned)
+    monkeypatch.setattr(sokoban_meet, "frozen_group", lambda *_: 0)
+    unpruned = Control()
+    assert meet(lvl, unpruned)[1:] == found[1:] == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert pruned.stored < 0.8 * unpruned.stored
