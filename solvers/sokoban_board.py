@@ -122,6 +122,24 @@ def open_pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list
     return candidates, movable, wanted
 
 
+def pushable_to(board: Board, boxes: int) -> int:
+    """Cells some box of `boxes` can be pushed to with the others gone (a pulled box
+    anywhere else belongs to no position the start can reach)."""
+    floor, steps = board.floor, board.steps
+    seen = frontier = boxes
+    while frontier:
+        grown = 0
+        for step in steps:
+            # a push by `step` needs floor behind the box (for the player) and ahead
+            if step > 0:
+                grown |= ((frontier & (floor << step)) << step) & floor
+            else:
+                grown |= ((frontier & (floor >> -step)) >> -step) & floor
+        frontier = grown & ~seen
+        seen |= frontier
+    return seen
+
+
 def compile_board(level: Any) -> Board:
     """The padded geometry of an engine level (cached: levels are immutable)."""
     return _compile(level)

@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Callable, Iterator
 
 from fewest.solvers.control import Control, Stopped, collector_paused
-from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of
+from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of, pushable_to
 from fewest.solvers.sokoban_deadlock import frozen_group
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import Tables
@@ -76,7 +76,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     if key(start) in backward:
         return "", 0, 0
     control.bytes_per_entry = BYTES_PER_STATE
-    reachable = _pushable_to(board, boxes)
+    reachable = pushable_to(board, boxes)
     if symmetry is not None:
         for image in symmetry.images(reachable):
             reachable |= image
@@ -199,24 +199,6 @@ def _backward_steps(board: Board, reachable: int, shift: int) -> Callable:
                 yield boxes ^ (1 << behind) ^ (1 << player), (behind, player), cell, 1
 
     return steps_of
-
-
-def _pushable_to(board: Board, boxes: int) -> int:
-    """Cells some box of `boxes` can be pushed to with the others gone (a pulled box
-    anywhere else belongs to no position the start can reach)."""
-    floor, steps = board.floor, board.steps
-    seen = frontier = boxes
-    while frontier:
-        grown = 0
-        for step in steps:
-            # a push by `step` needs floor behind the box (for the player) and ahead
-            if step > 0:
-                grown |= ((frontier & (floor << step)) << step) & floor
-            else:
-                grown |= ((frontier & (floor >> -step)) >> -step) & floor
-        frontier = grown & ~seen
-        seen |= frontier
-    return seen
 
 
 def _chain(board: Board, shift: int, key: Callable, forward: dict, backward: dict, middle: int) -> list[tuple[int, int]]:

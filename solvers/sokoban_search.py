@@ -11,7 +11,8 @@ The bound is the box-to-goal matching over push distances, h pushes, which
 is also at least h moves (every push is a move): h * (MAJOR + 1) never
 overestimates either metric. When a node is taken out of the queue the pair
 bound (sokoban_pairs.py) or, once the search is no longer small, the goal
-room bound (sokoban_room.py) may raise h, and the node goes back in with it. The
+room bound (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
+pushes left near the goal) may raise h, and the node goes back in with it. The
 bound is admissible but not always consistent (push distances take the
 player's best side), so a node whose cost improves is re-opened; a goal is
 accepted only when it leaves the queue, which makes it optimal. On a board
@@ -39,12 +40,14 @@ from itertools import islice
 from operator import sub
 from typing import Callable
 
-from fewest.solvers.control import Control, Stopped, collector_paused
+from fewest.solvers.control import Budget, Control, Stopped, collector_paused
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
-from fewest.solvers.sokoban_board import cells_of, open_pushes
+from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
+from fewest.solvers.sokoban_pulls import BYTES_PER_ENTRY as PULLS_BYTES
+from fewest.solvers.sokoban_pulls import PullTable
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
@@ -52,6 +55,15 @@ from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
 ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
+PULLS_AFTER = 20_000  # expansions before the pull table is worth building
+# The pull table's time: with a time budget, a share of it spent at once (on Microban #93
+# 0.15 was too little and 0.35 too much); without one, half the time the search took
+# since the table last grew, each time the search's expansions double.
+PULLS_SHARE = 0.25
+PULLS_GROWTH = 0.5
+PULLS_MEMORY = 0.25  # of the memory budget, for the pull table
+NEAR_MATCHING = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
+PULLS_MOST = 3_000_000  # entries at most in the pull table (with no memory budget: ~450 MB)
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
@@ -97,6 +109,9 @@ def _search(
     pairs = pair_bound(board)
     lazy = [pairs.bound] if pairs is not None else []
     room_due = ROOM_AFTER  # expansions before the room table is built (small searches skip it)
+    pulls_due = PULLS_AFTER if weight == 1 else 0  # and the pull table (only a long proof needs it)
+    near: PullTable | None = None
+    grown_at = control.seconds  # when the pull table last grew (or the search began)
 
     def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -148,10 +163,16 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return replay(board, symmetry, shift, _chain(table, here), start), g
-        if lazy and pushes_left == matching:
-            left = max(bound(boxes, player) for bound in lazy)  # boxes frozen on goals too
+        if (lazy or near) and pushes_left == matching:
+            left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
+            # Within its radius the pull table is exact; beyond it, well above the matching,
+            # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
+            # would cost a third of the search's time: they are asked only when it is near.
+            if not near or (near.radius < left < UNREACHABLE and left < matching + NEAR_MATCHING):
+                for bound in lazy:
+                    left = max(left, bound(boxes, player))
             if left >= UNREACHABLE:
-                continue  # boxes that can never all reach goals (a pair, or the room)
+                continue  # boxes that can never all reach goals (a pair, the room, the pulls)
             if left > pushes_left:
                 _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
                 queued += 1
@@ -162,6 +183,16 @@ def _search(
             room = room_bound(board, tables.live, bin(boxes).count("1"), control.check)
             if room is not None:
                 lazy.append(room.bound)
+        if pulls_due and control.expanded >= pulls_due:
+            if near is None:
+                near = PullTable(board, start >> shift)
+            if control.budget.seconds is not None:  # a share of the time, spent at once
+                near.grow(control, control.budget.seconds * PULLS_SHARE, _pulls_most(control.budget))
+                pulls_due = 0
+            else:  # in step with the search: each time its expansions double
+                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, _pulls_most(control.budget))
+                grown_at = control.seconds
+                pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
             control.stored = len(table)
             control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
@@ -383,3 +414,10 @@ def _chain(table: dict, key: int) -> list[int]:
         keys.append(key)
         key = table[key][1]
     return keys[::-1]
+
+
+def _pulls_most(budget: Budget) -> int:
+    """The pull table's size limit: PULLS_MOST, or its share of the memory budget."""
+    if budget.memory_bytes is None:
+        return PULLS_MOST
+    return min(PULLS_MOST, int(budget.memory_bytes * PULLS_MEMORY) // PULLS_BYTES)

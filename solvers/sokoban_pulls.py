@@ -1,0 +1,94 @@
+"""The exact pushes left near the goal: a breadth-first search backwards over pulls.
+
+From every solved position (boxes on the goals, the player in any region of
+the free floor) the search pulls boxes one at a time: a position k pulls away
+from a solved one needs exactly k pushes (it is found in layer k and in no
+earlier one). A node is the box set and the player's region (its lowest
+cell), so one entry serves every player cell of the region.
+
+The search grows a layer at a time and can stop anywhere (the push search
+gives it a share of its time, sokoban_search.py): every layer up to some
+radius r is then complete, so a position missing from the table needs more
+than r pushes. The bound it gives is exact within r pulls of the goal and
+r + 1 everywhere else, far above the matching on a level whose boxes all
+have a long way to go (Microban #93: 24 against the matching's 12 at the
+start). Once no position is left, a missing one can never be solved.
+
+Pulls are made only onto cells some start box can be pushed to (a position
+with a box elsewhere is never reached from the start).
+"""
+
+from __future__ import annotations
+
+from fewest.solvers.control import Control
+from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
+from fewest.solvers.sokoban_tables import UNREACHABLE
+
+BYTES_PER_ENTRY = 150  # measured: a dict entry with its int key, the frontier's region ints
+
+
+class PullTable:
+    """Positions within `radius` pulls of the goal and their exact pushes left; `grow`
+    extends it (a layer at a time, resumable: the search grows it as it goes on)."""
+
+    def __init__(self, board: Board, start_boxes: int) -> None:
+        self.board = board
+        self.shift = shift = board.size.bit_length()
+        self.table: dict = {}
+        self.radius = 0  # every layer up to here is complete
+        self.complete = False  # no position left: one missing can never be solved
+        self.beyond = 1  # the bound for a position not in the table
+        self._reachable = pushable_to(board, start_boxes)
+        goals = board.goals
+        self._layer: list = []  # (boxes, region) of layer `radius`, being pulled from
+        self._made: list = []  # what it has made so far (layer radius + 1)
+        self._done = 0  # how many of `_layer` have been pulled from
+        free = board.floor & ~goals
+        while free:
+            cell = (free & -free).bit_length() - 1
+            region = board.reach(cell, free)
+            self.table[(goals << shift) | cell] = 0
+            self._layer.append((goals, region))
+            free &= ~region
+
+    def bound(self, boxes: int, player: int) -> int:
+        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
+        region = self.board.reach(player, self.board.floor & ~boxes)
+        return self.table.get((boxes << self.shift) | ((region & -region).bit_length() - 1), self.beyond)
+
+    def grow(self, control: Control, seconds: float | None, most: int) -> None:
+        """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
+        entries, or no position is left. The control's budget and cancel still apply
+        (they raise `Stopped`)."""
+        board, table, shift = self.board, self.table, self.shift
+        floor, steps, reachable = board.floor, board.steps, self._reachable
+        deadline = None if seconds is None else control.seconds + seconds
+        layer, made = self._layer, self._made
+        while layer:
+            depth = self.radius + 1
+            for index in range(self._done, len(layer)):
+                if not index & 1023:
+                    control.check()
+                    if len(table) >= most or (deadline is not None and control.seconds > deadline):
+                        self._done = index
+                        return
+                boxes, region = layer[index]
+                for step in steps:
+                    # a box on c pulled to c + step: the player walks to c + step, backs onto c + 2 step
+                    if step > 0:
+                        pulled = boxes & (region >> step) & (region >> (2 * step)) & (reachable >> step)
+                    else:
+                        pulled = boxes & (region << -step) & (region << (-2 * step)) & (reachable << -step)
+                    for cell in cells_of(pulled):
+                        after = boxes ^ (1 << cell) ^ (1 << (cell + step))
+                        area = board.reach(cell + 2 * step, floor & ~after)
+                        key = (after << shift) | ((area & -area).bit_length() - 1)
+                        if key not in table:
+                            table[key] = depth
+                            made.append((after, area))
+            self.radius = depth
+            self.beyond = depth + 1
+            layer, made = self._layer, self._made = made, []
+            self._done = 0
+        self.complete = True
+        self.beyond = UNREACHABLE

@@ -1,0 +1,80 @@
+"""The pull table: exact pushes left near the goal (a breadth-first search backwards over
+pulls), a lower bound beyond its radius, deadlocks once complete; grown in pieces it is
+the same table; the push search proves the same optimum with it."""
+
+import random
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control
+from fewest.solvers import sokoban_search
+from fewest.solvers.sokoban_board import compile_board
+from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_tables import UNREACHABLE
+from tests.sokoban_support import checked, lexicographic_optimum, microban, positions, random_rooms, solve
+
+
+def table_for(lvl: S.Level, most: int = 10**9) -> PullTable:
+    board = compile_board(lvl)
+    table = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    table.grow(Control(), None, most)
+    return table
+
+
+def bound_at(table: PullTable, state: S.State) -> int:
+    board = table.board
+    return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
+
+
+@pytest.mark.parametrize("seed", range(400, 404))
+def test_complete_it_is_exact_and_its_gaps_are_deadlocks(seed):
+    rng = random.Random(seed)
+    for room in random_rooms(seed, 10):
+        table = table_for(room)
+        assert table.complete
+        for state in positions(room, rng, 6):
+            best = lexicographic_optimum(room, "pushes", state)
+            assert bound_at(table, state) == (UNREACHABLE if best is None else best[0])
+
+
+@pytest.mark.parametrize("seed", range(410, 414))
+def test_cut_short_it_is_exact_within_its_radius_and_a_bound_beyond(seed):
+    rng = random.Random(seed)
+    for room in random_rooms(seed, 10):
+        table = table_for(room, most=12)
+        for state in positions(room, rng, 6):
+            best = lexicographic_optimum(room, "pushes", state)
+            value = bound_at(table, state)
+            if table.complete:
+                assert value == (UNREACHABLE if best is None else best[0])
+            elif best is not None and best[0] <= table.radius:
+                assert value == best[0]
+            else:
+                assert value == table.radius + 1 <= (UNREACHABLE if best is None else best[0])
+
+
+def test_grown_in_pieces_it_is_the_same_table():
+    lvl, _ = microban(30)[29]
+    whole = table_for(lvl, most=5000)
+    board = compile_board(lvl)
+    pieces = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    for most in range(100, 5001, 700):
+        pieces.grow(Control(), None, most)
+    pieces.grow(Control(), None, 5000)
+    assert pieces.table == whole.table and pieces.radius == whole.radius >= 5
+    stopped = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    stopped.grow(Control(), 0.0, 5000)  # no time at all: nothing but the solved positions
+    assert stopped.radius == 0 and set(stopped.table.values()) == {0}
+
+
+@pytest.mark.parametrize("budget", [{}, {"seconds": 60.0}])
+def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget):
+    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)  # built on the first expansion
+    built = []
+    real_grow = PullTable.grow
+    monkeypatch.setattr(PullTable, "grow", lambda self, *a: built.append(1) or real_grow(self, *a))
+    for lvl, row in microban(40):  # (an overestimate in the table shows on #34 and #36)
+        moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
+        assert pushes == int(row["min_pushes"]), row["level"]
+    assert built
