@@ -58,9 +58,11 @@ ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
 PULLS_AFTER = 20_000  # expansions before the pull table is worth building
 # The pull table's time: with a time budget, a share of it spent at once (on Microban #93
 # 0.15 was too little and 0.35 too much), its second half only if the first took the table
-# past the start's matching (Microban #145 it does not: 9 pulls deep against 12, and
-# the proof takes 3 s without it); without one, half the time the search took since the
-# table last grew, each time the search's expansions double.
+# past the start's matching, else the table is dropped (Microban #145: 9 pulls deep against
+# 12, and the proof takes 3 s without it; #139: 58 against 74, and a half table's exact
+# values far from the start's left the bound wandering for a minute, 16 s without it);
+# without one, half the time the search took since the table last grew, each time the
+# search's expansions double.
 PULLS_SHARE = 0.25
 PULLS_GROWTH = 0.5
 PULLS_MEMORY = 0.25  # of the memory budget, for the pull table
@@ -193,6 +195,8 @@ def _search(
                 near.grow(control, half, _pulls_most(control.budget))
                 if near.beyond > left0:  # halfway it already bounds beyond the start's matching
                     near.grow(control, half, _pulls_most(control.budget))
+                else:
+                    near = None  # it will not: the search goes on as if it had never been built
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, _pulls_most(control.budget))

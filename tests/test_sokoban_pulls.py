@@ -78,3 +78,19 @@ def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget):
         moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
         assert pushes == int(row["min_pushes"]), row["level"]
     assert built
+
+
+def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch):
+    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
+    monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
+    grown, asked = [], []
+    real_grow, real_bound = PullTable.grow, PullTable.bound
+    monkeypatch.setattr(PullTable, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
+    monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
+    lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
+    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
+    lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
+    grown.clear()
+    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert len(grown) == 2 and grown[0].complete and asked
