@@ -204,7 +204,8 @@ def _search(
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
             control.stored = len(table)
-            control.bytes_per_entry = 270 + queued * queued_bytes // len(table)
+            held = queued * queued_bytes + (len(near.table) * PULLS_BYTES if near else 0)
+            control.bytes_per_entry = 270 + held // len(table)
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
 
