@@ -44,7 +44,6 @@ from fewest.solvers.sokoban_tables import Tables
 DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board)
 BYTES_PER_STATE = 130  # measured 105-140 (peak RSS over states): a dict entry, its int key and value, list slots
 UNBUDGETED_BYTES = 1 << 30  # where it stops when the caller set no memory budget
-Step = tuple[str, int, int]  # (letter, the state it leads to or comes from, pushes it adds)
 
 
 def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
@@ -80,8 +79,9 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     if symmetry is not None:
         for image in symmetry.images(reachable):
             reachable |= image
-    grow_forward = _layer(board, symmetry, shift, _forward_steps(tables, shift))
-    grow_backward = _layer(board, symmetry, shift, _backward_steps(board, reachable, shift))
+    forward_steps, backward_steps = _forward_steps(tables), _backward_steps(board, reachable)
+    grow_forward = _layer(symmetry, shift, forward_steps)
+    grow_backward = _layer(symmetry, shift, backward_steps)
     ahead, behind = list(forward), list(backward)
     a = b = 0
     while ahead and behind:
@@ -98,8 +98,11 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
         shared = [state for state in new if state in other]
         if shared:
             middle = min((forward[s] + backward[s], s) for s in shared)[1]
-            chain = _chain(board, shift, key, forward, backward, middle)
-            return _replay(board, shift, key, start, chain)
+            back = _to_the_end(forward, key, middle, _packed(shift, backward_steps))[::-1]
+            keys = [state for state, _ in back[1:]] + [middle]  # after the start's, in turn
+            steps = list(zip(keys, [pushed for _, pushed in back]))  # each with its step's pushes
+            steps += _to_the_end(backward, key, middle, _packed(shift, forward_steps))
+            return _replay(board, shift, key, start, steps, forward_steps)
     return None
 
 
@@ -116,7 +119,7 @@ def _keyer(symmetry: Symmetry | None, shift: int) -> Callable[[int], int]:
     return key
 
 
-def _layer(board: Board, symmetry: Symmetry | None, shift: int, steps_of: Callable):
+def _layer(symmetry: Symmetry | None, shift: int, steps_of: Callable):
     """grow(layer, seen, depth, control, held): the next layer from `layer` into `seen`
     (state -> depth * DEPTH + pushes), keeping the fewest pushes within the layer."""
     low_bits = (1 << shift) - 1
@@ -156,7 +159,7 @@ def _stuck_both_ways(cell: int, boxes: int, blocked: int, width: int) -> bool:
     return bool(((solid >> (cell - 1)) | (solid >> (cell + 1))) & 1 and ((solid >> (cell - width)) | (solid >> (cell + width))) & 1)
 
 
-def _forward_steps(tables: Tables, shift: int) -> Callable:
+def _forward_steps(tables: Tables) -> Callable:
     """steps(boxes, player): each step as (boxes after, (from, to) of the pushed box or
     None, player's cell after, pushes added); no push onto a dead square or into a freeze
     off the goals."""
@@ -183,7 +186,7 @@ def _forward_steps(tables: Tables, shift: int) -> Callable:
     return steps_of
 
 
-def _backward_steps(board: Board, reachable: int, shift: int) -> Callable:
+def _backward_steps(board: Board, reachable: int) -> Callable:
     """steps(boxes, player): each step undone, as for `_forward_steps` (a push undone is a
     pull); no pull onto a cell outside `reachable`."""
     floor, steps = board.floor, board.steps
@@ -201,13 +204,15 @@ def _backward_steps(board: Board, reachable: int, shift: int) -> Callable:
     return steps_of
 
 
-def _chain(board: Board, shift: int, key: Callable, forward: dict, backward: dict, middle: int) -> list[tuple[int, int]]:
-    """The table keys from the start's to a solved one through `middle`, each one layer
-    on from the last, with the pushes of the step into it."""
-    back = _to_the_end(forward, key, middle, lambda state: _moves_to(board, shift, state))
-    states = [state for state, _ in reversed(back)] + [middle]
-    pushes = [0] + [pushed for _, pushed in reversed(back)]
-    return list(zip(states, pushes)) + _to_the_end(backward, key, middle, lambda state: _moves_from(board, shift, state))
+def _packed(shift: int, steps_of: Callable) -> Callable:
+    """state -> its steps as [(next state, pushes added)] (states packed as in the tables)."""
+    low_bits = (1 << shift) - 1
+
+    def steps(state: int) -> Iterator[tuple[int, int]]:
+        for boxes, _, cell, pushed in steps_of(state >> shift, state & low_bits):
+            yield (boxes << shift) | cell, pushed
+
+    return steps
 
 
 def _to_the_end(seen: dict, key: Callable, state: int, steps: Callable) -> list[tuple[int, int]]:
@@ -217,52 +222,27 @@ def _to_the_end(seen: dict, key: Callable, state: int, steps: Callable) -> list[
     while seen[state] >= DEPTH:
         value = seen[state]
         state, pushed = next(
-            (key(other), pushed) for _, other, pushed in steps(state) if seen.get(key(other)) == value - DEPTH - pushed
+            (key(other), pushed) for other, pushed in steps(state) if seen.get(key(other)) == value - DEPTH - pushed
         )
         out.append((state, pushed))
     return out
 
 
-def _replay(board: Board, shift: int, key: Callable, start: int, chain: list[tuple[int, int]]) -> tuple[str, int, int]:
-    """The real plan from `start` whose states have the keys of `chain` in turn."""
+def _replay(
+    board: Board, shift: int, key: Callable, start: int, steps: list[tuple[int, int]], steps_of: Callable
+) -> tuple[str, int, int]:
+    """The real plan from `start` whose states after each step have the keys of `steps`
+    in turn (with the pushes each step adds), made of the forward `steps_of`."""
     letters = []
-    state = start
-    for want, pushed in chain[1:]:
-        letter, state = next(
-            (letter, after)
-            for letter, after, adds in _moves_from(board, shift, state)
-            if adds == pushed and key(after) == want
+    boxes, player = start >> shift, start & ((1 << shift) - 1)
+    for want, pushed in steps:
+        after, cell = next(
+            (after, cell)
+            for after, _, cell, adds in steps_of(boxes, player)
+            if adds == pushed and key((after << shift) | cell) == want
         )
-        letters.append(letter)
+        letter = DIRECTIONS[board.steps.index(cell - player)]
+        letters.append(letter.upper() if pushed else letter)
+        boxes, player = after, cell
     plan = "".join(letters)
     return plan, len(plan), sum(letter.isupper() for letter in plan)
-
-
-def _moves_from(board: Board, shift: int, state: int) -> Iterator[Step]:
-    """Every step from `state`."""
-    boxes, player = state >> shift, state & ((1 << shift) - 1)
-    floor = board.floor
-    for letter, step in zip(DIRECTIONS, board.steps):
-        cell = player + step
-        if not (floor >> cell) & 1:
-            continue
-        if (boxes >> cell) & 1:
-            beyond = cell + step
-            if (floor >> beyond) & 1 and not (boxes >> beyond) & 1:
-                yield letter.upper(), ((boxes ^ (1 << cell) ^ (1 << beyond)) << shift) | cell, 1
-        else:
-            yield letter, (boxes << shift) | cell, 0
-
-
-def _moves_to(board: Board, shift: int, state: int) -> Iterator[Step]:
-    """Every step into `state` (the state it comes from)."""
-    boxes, player = state >> shift, state & ((1 << shift) - 1)
-    floor = board.floor
-    for letter, step in zip(DIRECTIONS, board.steps):
-        cell = player - step  # the player came from there, stepping `letter`
-        if not (floor >> cell) & 1 or (boxes >> cell) & 1:
-            continue
-        yield letter, (boxes << shift) | cell, 0
-        ahead = player + step
-        if (boxes >> ahead) & 1:
-            yield letter.upper(), ((boxes ^ (1 << ahead) ^ (1 << player)) << shift) | cell, 1

@@ -190,16 +190,17 @@ def _search(
         if pulls_due and control.expanded >= pulls_due:
             if near is None:
                 near = PullTable(board, start >> shift)
+            most = _pulls_most(control.budget)
             if control.budget.seconds is not None:  # a share of the time, spent at once
                 half = control.budget.seconds * PULLS_SHARE / 2
-                near.grow(control, half, _pulls_most(control.budget))
+                near.grow(control, half, most)
                 if near.beyond > left0:  # halfway it already bounds beyond the start's matching
-                    near.grow(control, half, _pulls_most(control.budget))
+                    near.grow(control, half, most)
                 else:
                     near = None  # it will not: the search goes on as if it had never been built
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
-                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, _pulls_most(control.budget))
+                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
