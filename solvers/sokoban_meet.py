@@ -127,12 +127,14 @@ def _layer(symmetry: Symmetry | None, shift: int, steps_of: Callable):
     def grow(layer: list[int], seen: dict, depth: int, control: Control, held: int) -> list[int]:
         base = depth * DEPTH
         made = []
+        images = last = None  # a layer's states come in runs with the same boxes (walks)
         for state in layer:
             control.stored = held + len(seen)  # (the memory check inside a long layer)
             control.tick()
             boxes, player = state >> shift, state & low_bits
             pushes = seen[state] % DEPTH
-            images = None if symmetry is None else symmetry.images(boxes)
+            if symmetry is not None and boxes != last:
+                images, last = symmetry.images(boxes), boxes
             for child_boxes, moved, cell, pushed in steps_of(boxes, player):
                 if images is None:
                     child = (child_boxes << shift) | cell

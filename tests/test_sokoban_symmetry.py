@@ -55,6 +55,25 @@ def test_every_image_of_a_position_has_the_same_key():
         assert moved == symmetry.images(boxes ^ (1 << picked[0]) ^ (1 << picked[3]))
 
 
+def test_images_on_a_large_board_reach_its_last_cells():
+    # a 16x16 room with a goal in each corner: the box sets span many bytes, up to the
+    # highest floor cell
+    inner = " " * 14
+    rows = ["#" * 16, "#*" + inner[2:] + "*#"] + ["#" + inner + "#"] * 12 + ["#*" + inner[2:] + "*#", "#" * 16]
+    rows[7] = "#" + inner[:6] + "@" + inner[7:] + "#"
+    board = compile_board(level("\n".join(rows)))
+    symmetry = board_symmetry(board)
+    assert symmetry is not None and len(symmetry.maps) == 7
+    floor = list(cells_of(board.floor))
+    rng = random.Random(8)
+    for count in (1, 5, 40, len(floor)):
+        for _ in range(20):
+            picked = rng.sample(floor, count)
+            boxes = sum(1 << cell for cell in picked)
+            for image, cells in zip(symmetry.images(boxes), symmetry.maps):
+                assert image == sum(1 << cells[cell] for cell in picked)
+
+
 def symmetric_room(rng: random.Random) -> S.Level | None:
     """A room mirrored left-right (and sometimes top-bottom) with mirrored goals; its boxes
     are pulled off the goals by random reverse moves, so the position is not symmetric."""
