@@ -135,7 +135,9 @@ def _search(
     # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
     # are the matching's when a node is made; the pair or room bound may raise them when it
     # is taken out (then it goes back in: computed once per node taken out, not per child).
-    buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0)]}
+    # A queued node also carries its table key (canonical on a symmetric board: taken out,
+    # a node whose entry was superseded or whose bound rose never needs its mirror images).
+    buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0, keyer(player))]}
     ids = list(buckets)
     # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
     queued, queued_bytes = 1, 400 + 26 * len(info0[0])
@@ -143,7 +145,7 @@ def _search(
     while ids:
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
-        key, info = bucket.pop()
+        key, info, here = bucket.pop()
         order, u, v, p, stuck, walls, matching = info
         queued -= 1
         if not bucket:
@@ -153,13 +155,6 @@ def _search(
         g = (bucket_id >> LOW) - pushes_left * lift
         boxes = key >> shift
         player = key & player_bits
-        if symmetry is None:
-            keyer = (boxes << shift).__or__
-            here = key
-        else:
-            images = symmetry.images(boxes)
-            keyer = symmetry.keyer(boxes, images, shift)
-            here = keyer(player)
         entry = table[here]
         if entry[0] != g:
             continue  # superseded by a cheaper route to the same node
@@ -178,7 +173,7 @@ def _search(
             if left >= UNREACHABLE:
                 continue  # boxes that can never all reach goals (a pair, the room, the pulls)
             if left > pushes_left:
-                _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
+                _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
                 queued += 1
                 continue
         control.tick()
@@ -210,6 +205,11 @@ def _search(
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
 
+        if symmetry is None:
+            keyer = (boxes << shift).__or__
+        else:
+            images = symmetry.images(boxes)
+            keyer = symmetry.keyer(boxes, images, shift)
         free = floor & ~boxes
         seen, layers = board.layers(player, free)
         # Where a push can leave the player: a box beyond, free floor behind (it came from
@@ -248,7 +248,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
-                    _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info)
+                    _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
                     queued += 1
                     continue
                 order, u, v, p, stuck, walls, matching = info
@@ -323,7 +323,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 table[there] = (cost, here, cell * 4 + d)
-                _enqueue(buckets, ids, (cost + left * lift) << LOW | left, child, info)
+                _enqueue(buckets, ids, (cost + left * lift) << LOW | left, child, info, there)
                 queued += 1
     return None
 
@@ -383,13 +383,13 @@ def _pushed(
     return matching_cost(rows, (child_u, child_v, child_p)), (child_order, child_u, child_v, child_p)
 
 
-def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple) -> None:
+def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple, canonical: int) -> None:
     entries = buckets.get(bucket_id)
     if entries is None:
-        buckets[bucket_id] = [(key, info)]
+        buckets[bucket_id] = [(key, info, canonical)]
         heapq.heappush(ids, bucket_id)
     else:
-        entries.append((key, info))
+        entries.append((key, info, canonical))
 
 
 def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:
