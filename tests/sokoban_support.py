@@ -5,6 +5,7 @@ import csv
 import heapq
 import itertools
 import random
+from collections import deque
 from pathlib import Path
 
 from fewest.engine import sokoban as S
@@ -110,6 +111,21 @@ def room_level(width: int, height: int, walls: set, goals, boxes: set, player: t
         return level("\n".join("".join(row) for row in rows))
     except ValueError:
         return None
+
+
+def flood(width: int, height: int, blocked: frozenset | set, start: int) -> set:
+    """Cells connected to `start` around the `blocked` ones (the tests' own flood fill,
+    not the engine's or the solver's)."""
+    reach, queue = {start}, deque([start])
+    while queue:
+        row, col = divmod(queue.popleft(), width)
+        for drow, dcol in S.DELTA.values():
+            r, c = row + drow, col + dcol
+            nxt = r * width + c
+            if 0 <= r < height and 0 <= c < width and nxt not in blocked and nxt not in reach:
+                reach.add(nxt)
+                queue.append(nxt)
+    return reach
 
 
 def random_rooms(seed: int, count: int, draw=None) -> list[S.Level]:

@@ -1,7 +1,6 @@
 """Sokoban level files: XSB (titles, metadata, RLE, errors, round trip), the contest format,
 sniffing, and the bundled packs."""
 
-from collections import deque
 from importlib import resources
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.solvers.solution import Solution, Status
 from tests import oracle
+from tests.sokoban_support import flood
 
 DATA = Path(__file__).parent / "data"
 RULEBOOK = DATA / "rulebook"
@@ -144,27 +144,13 @@ def levels(draw) -> S.Level:
     cells = range(width * height)
     walls = draw(st.frozensets(st.sampled_from(cells), max_size=width * height - 2))
     player = draw(st.sampled_from([c for c in cells if c not in walls]))
-    reach = _reach(width, height, walls, player)
+    reach = flood(width, height, walls, player)
     if len(reach) < 2:
         walls, reach = frozenset(), set(cells)
     count = draw(st.integers(1, min(3, len(reach) - 1)))
     boxes = draw(st.frozensets(st.sampled_from(sorted(reach - {player})), min_size=count, max_size=count))
     goals = draw(st.frozensets(st.sampled_from(sorted(reach)), min_size=count, max_size=count))
     return S.Level(width, height, walls, goals, boxes, player)
-
-
-def _reach(width: int, height: int, walls: frozenset, player: int) -> set:
-    """Cells connected to the player (the test's own flood fill, not the engine's)."""
-    reach, queue = {player}, deque([player])
-    while queue:
-        row, col = divmod(queue.popleft(), width)
-        for drow, dcol in S.DELTA.values():
-            r, c = row + drow, col + dcol
-            nxt = r * width + c
-            if 0 <= r < height and 0 <= c < width and nxt not in walls and nxt not in reach:
-                reach.add(nxt)
-                queue.append(nxt)
-    return reach
 
 
 texts = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_categories=("Cs",)), max_size=20)

@@ -19,7 +19,7 @@ from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
-from tests.sokoban_support import checked, level, lexicographic_optimum, microban, random_rooms, solve
+from tests.sokoban_support import checked, flood, level, lexicographic_optimum, microban, random_rooms, solve
 
 from tests.sokoban_support import DATA
 RULEBOOK = DATA / "rulebook"
@@ -141,23 +141,15 @@ def test_matching_is_the_cheapest_assignment_and_updates_row_by_row():
 
 
 def test_reach_is_the_players_flood_fill():
-    # against a plain breadth-first search over engine cells, boxes blocking
     rng = random.Random(11)
     for room in random_rooms(17, 40) + [entry for entry, _ in microban(20)]:
         board = compile_board(room)
-        cells = sorted({c for c in range(room.width * room.height) if (board.floor >> board.inside(c)) & 1})
+        cells = sorted(flood(room.width, room.height, room.walls, room.player))
         for _ in range(5):
             boxes = set(rng.sample(cells, rng.randint(0, len(cells) // 3)))
             player = rng.choice([c for c in cells if c not in boxes] or cells)
             boxes.discard(player)
-            seen, queue = {player}, [player]
-            for cell in queue:
-                row, col = divmod(cell, room.width)
-                for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                    nxt = r * room.width + c
-                    if 0 <= r < room.height and 0 <= c < room.width and nxt in cells and nxt not in boxes and nxt not in seen:
-                        seen.add(nxt)
-                        queue.append(nxt)
+            seen = flood(room.width, room.height, room.walls | boxes, player)
             free = board.floor & ~board.mask(boxes)
             assert board.reach(board.inside(player), free) == board.mask(seen)
 
