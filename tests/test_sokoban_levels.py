@@ -13,7 +13,7 @@ from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.solvers.solution import Solution, Status
 from tests import oracle
-from tests.sokoban_support import flood
+from tests.sokoban_support import checked, flood, solve
 
 DATA = Path(__file__).parent / "data"
 RULEBOOK = DATA / "rulebook"
@@ -313,10 +313,29 @@ def test_every_bundled_sokoban_pack_loads():
         parsed = L.parse_xsb(text, name)
         assert len(parsed.entries) == size and parsed.metadata.get("Title")
         assert all(isinstance(e.level, S.Level) and e.title for e in parsed.entries)
-        if name != "sokoban_learning.xsb":
-            assert all(e.par is None for e in parsed.entries)
+        if name in GRIGR_PARS:  # Par lines where the solver proved them, nowhere else
+            assert sum(e.par is not None for e in parsed.entries) == GRIGR_PARS[name]
     credits = PACKS.joinpath("CREDITS.md").read_text(encoding="utf-8")
     assert all(name in credits for name in PACK_SIZES)
+
+
+# The Grigr packs' Par lines come from `fewest solve PACK --timeout 30`: a Par for every level
+# the solver proved. The quickest of each pack are proven again here, their plans replayed.
+GRIGR_PARS = {"sokoban_grigr2001.xsb": 72, "sokoban_grigr2002.xsb": 20, "sokoban_grigrspecial.xsb": 33}
+GRIGR_QUICK = {
+    "sokoban_grigr2001.xsb": [16, 44, 55, 56, 63, 72, 77, 88],
+    "sokoban_grigr2002.xsb": [4],
+    "sokoban_grigrspecial.xsb": [22, 27, 30, 31, 32, 35, 36, 40],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRIGR_QUICK))
+def test_grigr_pars_are_the_fewest_moves(name):
+    entries = L.read_xsb(PACKS.joinpath(name).read_text(encoding="utf-8"))
+    for index in GRIGR_QUICK[name]:
+        entry = entries[index - 1]
+        assert entry.par is not None, entry.title
+        assert checked(entry.level, solve(entry.level, "moves", seconds=30))[0] == entry.par, entry.title
 
 
 def test_learning_pack_pars_are_proven_optimal():
