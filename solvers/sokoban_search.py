@@ -9,12 +9,14 @@ folded into one integer cost, major * MAJOR + minor:
   pushes: (pushes, moves)  an edge costs MAJOR + walk + 1
 The bound is the box-to-goal matching over push distances, h pushes, which
 is also at least h moves (every push is a move): h * (MAJOR + 1) never
-overestimates either metric. When a node is taken out of the queue the pair
-bound (sokoban_pairs.py) or, once the search is no longer small, the goal
-room bound (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
+overestimates either metric. A box's distances are those for the side of it
+the player is on (sokoban_tables.py: a box in a doorway, pushed from inside
+the room, may have a long way round). When a node is taken out of the queue
+the pair bound (sokoban_pairs.py) or, once the search is no longer small, the
+goal room bound (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it. The
-bound is admissible but not always consistent (push distances take the
-player's best side), so a node whose cost improves is re-opened; a goal is
+bound is admissible but not always consistent (those raise it on some nodes
+only), so a node whose cost improves is re-opened; a goal is
 accepted only when it leaves the queue, which makes it optimal. On a board
 with mirror symmetry (sokoban_symmetry.py) the table keeps one entry for all
 images of a position.
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import heapq
 from itertools import islice
-from operator import sub
+from operator import is_, sub
 from typing import Callable
 
 from fewest.solvers.control import Budget, Control, Stopped, collector_paused
@@ -50,7 +52,7 @@ from fewest.solvers.sokoban_pulls import BYTES_PER_ENTRY as PULLS_BYTES
 from fewest.solvers.sokoban_pulls import PullTable
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
-from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
+from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
@@ -117,16 +119,18 @@ def _search(
     near: PullTable | None = None
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
-    def matched(boxes: int, stuck: int, walls: Tables) -> tuple[int, tuple]:
+    def matched(boxes: int, stuck: int, walls: Tables, player: int) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
-        rows = [walls.rows[b] for b in order]
+        rows = [side_row(walls, b, player) for b in order]
         u, v, p = assign(rows)
         cost = matching_cost(rows, (u, v, p))
-        return cost, (order, u, v, p, stuck, walls, cost)
+        if all(map(is_, rows, map(walls.rows.__getitem__, order))):
+            rows = None  # every box's best side: the tables' rows (no copy kept per node)
+        return cost, (order, rows, u, v, p, stuck, walls, cost)
 
     start = (boxes << shift) | player
     walled[settled[0]] = settled[1]
-    left0, info0 = matched(boxes, *settled)
+    left0, info0 = matched(boxes, *settled, player)
     # table[key] = (cost so far, parent key, push code = cell * 4 + direction); on a symmetric
     # board the table's keys are canonical (one for all mirror images), the queue's are not
     keyer = key_maker(symmetry, boxes, shift)
@@ -146,7 +150,7 @@ def _search(
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
         key, info, here = bucket.pop()
-        order, u, v, p, stuck, walls, matching = info
+        order, rows, u, v, p, stuck, walls, matching = info
         queued -= 1
         if not bucket:
             heapq.heappop(ids)
@@ -244,14 +248,14 @@ def _search(
                     walls = walled[stuck] = with_walls(tables, stuck)
                 if boxes & ~stuck & walls.dead:
                     continue
-                left, info = matched(boxes, stuck, walls)
+                left, info = matched(boxes, stuck, walls, player)
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
                     _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
                     queued += 1
                     continue
-                order, u, v, p, stuck, walls, matching = info
+                order, rows, u, v, p, stuck, walls, matching = info
                 candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
@@ -270,7 +274,7 @@ def _search(
                 if not wanted:
                     break
 
-        trows = walls.rows
+        trows, sided = walls.rows, walls.sided
         column = [0] * len(order)  # column[row] = goal column (1-based) matched to that row
         for j in range(1, len(order) + 1):
             column[p[j] - 1] = j
@@ -316,9 +320,11 @@ def _search(
                     rest = new_boxes & ~child_stuck
                     if rest & child_walls.dead:
                         continue
-                    left, info = matched(new_boxes, child_stuck, child_walls)
+                    left, info = matched(new_boxes, child_stuck, child_walls, cell)
                 else:
-                    left, info = _pushed(trows, (order, u, v, p), column, matching, cell, target)
+                    # the player, left on `cell`, stands on the side opposite the push
+                    row = trows[target] if sided[target] is None else sided[target][(d + 2) & 3][0]
+                    left, info = _pushed(trows, row, (order, rows, u, v, p), column, matching, cell, target)
                     info += (stuck, walls, left)
                 if left >= UNREACHABLE:
                     continue
@@ -358,29 +364,36 @@ def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, fr
 
 
 def _pushed(
-    trows: tuple, parent: tuple, column: list, parent_cost: int, cell: int, target: int
+    trows: tuple, row: tuple, parent: tuple, column: list, parent_cost: int, cell: int, target: int
 ) -> tuple[int, tuple]:
-    """The matching after the box on `cell` moved to `target`: only its row changed.
+    """The matching after the box on `cell` moved to `target`, its row now `row`: only
+    that row changed (the player stays on the same side of every other box). The rows
+    are kept only where some box's side row differs from the tables' (`rows` None: those).
 
     With the parent's potentials the dual bound needs one new row potential;
     when it meets the cost of the parent's assignment (the usual case) both
     are optimal, else one augmenting path repairs the matching.
     """
-    order, u, v, p = parent
+    order, rows, u, v, p = parent
     i = order.index(cell)
-    row = trows[target]
     ui = min(map(sub, row, islice(v, 1, None)))
     lower = parent_cost - u[i + 1] + ui
     ci = column[i]
-    upper = parent_cost - trows[cell][ci - 1] + row[ci - 1]
+    upper = parent_cost - (trows[cell] if rows is None else rows[i])[ci - 1] + row[ci - 1]
     child_order = order[:i] + (target,) + order[i + 1 :]
+    if rows is None and row is trows[target]:
+        child_rows = None
+    else:
+        child_rows = [trows[b] for b in order] if rows is None else rows[:]
+        child_rows[i] = row
     if lower == upper:
         child_u = u[:]
         child_u[i + 1] = ui
-        return upper, (child_order, child_u, v, p)
-    rows = [trows[b] for b in child_order]
-    child_u, child_v, child_p = reassign(rows, (u, v, p), i)
-    return matching_cost(rows, (child_u, child_v, child_p)), (child_order, child_u, child_v, child_p)
+        return upper, (child_order, child_rows, child_u, v, p)
+    full = [trows[b] for b in child_order] if child_rows is None else child_rows
+    child_u, child_v, child_p = reassign(full, (u, v, p), i)
+    matching = (child_u, child_v, child_p)
+    return matching_cost(full, matching), (child_order, child_rows, child_u, child_v, child_p)
 
 
 def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple, canonical: int) -> None:

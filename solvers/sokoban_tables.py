@@ -8,6 +8,11 @@ the wrong side" is not counted as reachable. Cells from which no goal is
 reachable at all are dead squares: a box pushed there can never be solved.
 These distances never overestimate, so the matching built on them is an
 admissible lower bound on pushes (and, pushes being moves, on moves).
+
+Where a lone box splits the player's floor in two or more (a doorway, a
+corridor), its distances differ by side: `sided` keeps one row per side, and
+the search reads the row of the side the player is on. Other boxes only ever
+shrink the player's region, never join its parts, so that side is certain.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ UNREACHABLE = 1_000_000  # "no way there": larger than any real push count, stil
 class Tables:
     board: Board
     rows: tuple  # rows[cell]: push distances from cell to each goal (lowest cell first), best side
+    # sided[cell]: None where the player's side makes no difference, else per direction d
+    # (row, region): the row for the player on the side of the neighbour in direction d and
+    # that side's cells (the floor the player walks round a lone box there); None: no floor
+    sided: tuple
     live: int  # floor cells from which some goal is reachable (mask)
     dead: int  # floor cells from which none is: dead squares (mask)
 
@@ -45,17 +54,35 @@ def _tables(board: Board) -> Tables:
     sides = sides_of(board)
     per_goal = [pull_distances(board, sides, goal) for goal in cells_of(board.goals)]
     rows: list = [None] * board.size
+    sided: list = [None] * board.size
     live = 0
     for cell in cells_of(board.floor):
-        labels = set(sides[cell]) - {-1}
-        row = tuple(
-            min((distances.get((cell, label), UNREACHABLE) for label in labels), default=UNREACHABLE)
-            for distances in per_goal
-        )
+        by_label = {
+            label: tuple(distances.get((cell, label), UNREACHABLE) for distances in per_goal)
+            for label in set(sides[cell]) - {-1}
+        }
+        row = tuple(map(min, *by_label.values())) if len(by_label) > 1 else next(iter(by_label.values()), ())
         rows[cell] = row
+        if len(set(by_label.values())) > 1:
+            around = board.floor & ~(1 << cell)
+            sided[cell] = tuple(
+                None if label < 0 else (by_label[label], board.reach(cell + step, around))
+                for label, step in zip(sides[cell], board.steps)
+            )
         if min(row, default=UNREACHABLE) < UNREACHABLE:
             live |= 1 << cell
-    return Tables(board, tuple(rows), live, board.floor & ~live)
+    return Tables(board, tuple(rows), tuple(sided), live, board.floor & ~live)
+
+
+def side_row(tables: Tables, box: int, player: int) -> tuple:
+    """The push distances of a box on `box` with the player on `player`: its side's row."""
+    sides = tables.sided[box]
+    if sides is None:
+        return tables.rows[box]
+    for side in sides:
+        if side is not None and (side[1] >> player) & 1:
+            return side[0]
+    return tables.rows[box]  # the player cannot reach the box at all: the best side still bounds
 
 
 def sides_of(board: Board) -> list:

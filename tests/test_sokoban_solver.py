@@ -17,7 +17,7 @@ from fewest.solvers.sokoban_bench import format_row, format_summary, run_collect
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban_tables import build_tables, side_row
 from tests import oracle
 from tests.sokoban_support import checked, flood, level, lexicographic_optimum, microban, random_rooms, solve
 
@@ -138,6 +138,47 @@ def test_matching_is_the_cheapest_assignment_and_updates_row_by_row():
         rows[changed] = [rng.randint(0, 9) for _ in range(n)]
         brute = min(sum(rows[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
         assert matching_cost(rows, reassign(rows, matching, changed)) == brute
+
+
+def test_side_rows_never_overestimate_and_beat_the_best_side():
+    """The matching over the player's side of each box is at most the exact pushes
+    left (an independent Dijkstra), and on some positions above the best side's."""
+    rng = random.Random(23)
+    raised = 0
+    for room in random_rooms(29, 40):
+        board = compile_board(room)
+        tables = build_tables(board)
+        state = S.initial_state(room)
+        for _ in range(6):
+            moves = S.legal_moves(room, state)
+            if not moves:
+                break
+            state = S.apply(room, state, rng.choice(moves))
+            boxes, player = list(cells_of(board.mask(state.boxes))), board.inside(state.player)
+            sided = min_cost([side_row(tables, box, player) for box in boxes])
+            best = min_cost([tables.rows[box] for box in boxes])
+            exact = lexicographic_optimum(room, "pushes", state)
+            assert sided >= best
+            assert exact is None or sided <= exact[0]
+            raised += sided > best
+    assert raised > 0  # the player's side does tell, so the check above has teeth
+
+
+def test_a_pushed_box_takes_the_row_of_the_side_the_player_pushed_from():
+    # the search reads sided[target][opposite of the push]; side_row finds it by the player's cell
+    checked_sides = 0
+    for room in random_rooms(31, 40) + [entry for entry, _ in microban(40)]:
+        tables = build_tables(compile_board(room))
+        board = tables.board
+        for cell in cells_of(board.floor):
+            if tables.sided[cell] is None:
+                continue
+            for d, step in enumerate(board.steps):
+                player = cell - step  # pushed in direction d, the player ends on this cell
+                if (board.floor >> player) & 1:
+                    assert tables.sided[cell][(d + 2) & 3][0] == side_row(tables, cell, player)
+                    checked_sides += 1
+    assert checked_sides > 0
 
 
 def test_reach_is_the_players_flood_fill():
