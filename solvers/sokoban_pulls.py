@@ -51,6 +51,13 @@ class PullTable:
             self._layer.append((goals, region))
             free &= ~region
 
+    def __getstate__(self) -> dict:
+        # sent from a child process (sokoban_pulls_apart.py) without its frontier:
+        # a table that came that way is only looked up, never grown on
+        state = self.__dict__.copy()
+        state.update(_layer=None, _made=None, _done=0)
+        return state
+
     def bound(self, boxes: int, player: int) -> int:
         """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
         region = self.board.reach(player, self.board.floor & ~boxes)
@@ -60,6 +67,8 @@ class PullTable:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
         entries, or no position is left. The control's budget and cancel still apply
         (they raise `Stopped`)."""
+        if self._layer is None:
+            raise ValueError("a pull table sent from another process cannot grow on")
         board, table, shift = self.board, self.table, self.shift
         floor, steps, reachable = board.floor, board.steps, self._reachable
         deadline = None if seconds is None else control.seconds + seconds

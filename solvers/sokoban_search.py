@@ -50,6 +50,7 @@ from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import BYTES_PER_ENTRY as PULLS_BYTES
 from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
@@ -58,13 +59,17 @@ MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
 ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
 PULLS_AFTER = 20_000  # expansions before the pull table is worth building
+PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
 # The pull table's time: with a time budget, a share of it spent at once (on Microban #93
 # 0.15 was too little and 0.35 too much), its second half only if the first took the table
 # past the start's matching, else the table is dropped (Microban #145: 9 pulls deep against
 # 12, and the proof takes 3 s without it; #139: 58 against 74, and a half table's exact
 # values far from the start's left the bound wandering for a minute, 16 s without it);
 # without one, half the time the search took since the table last grew, each time the
-# search's expansions double.
+# search's expansions double. With a spare core the share is grown by a child process
+# beside the search (sokoban_pulls_apart.py) and costs the search nothing where the table
+# does not help: Microban pushes at 60 s, p95 10.5 s -> 6.0 s (#145 16 s -> 6 s, #123
+# 47 s -> 37 s); on #93 a share of 0.15 or 0.35 there did no better than 0.25.
 PULLS_SHARE = 0.25
 PULLS_GROWTH = 0.5
 PULLS_MEMORY = 0.25  # of the memory budget, for the pull table
@@ -83,16 +88,20 @@ def push_search(
     much sooner but is not proven optimal (its cost is at most `weight` times the best).
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
+    helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
     with collector_paused():
         try:
-            return _search(tables, boxes, player, control, metric, weight)
+            return _search(tables, boxes, player, control, metric, weight, helpers)
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback and the search's table
+        finally:
+            for helper in helpers:
+                helper.close()
         raise Stopped(reason) from None  # (the collector never has to walk that table)
 
 
 def _search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, helpers: list
 ) -> tuple[list[Push], int] | None:
     board = tables.board
     floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
@@ -115,7 +124,10 @@ def _search(
     pairs = pair_bound(board)
     lazy = [pairs.bound] if pairs is not None else []
     room_due = ROOM_AFTER  # expansions before the room table is built (small searches skip it)
-    pulls_due = PULLS_AFTER if weight == 1 else 0  # and the pull table (only a long proof needs it)
+    # and the pull table (only a long proof needs it; grown beside the search, it costs the
+    # search nothing, so it starts sooner)
+    apart = weight == 1 and control.budget.seconds is not None and spare_core()
+    pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
     near: PullTable | None = None
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
@@ -187,11 +199,14 @@ def _search(
             if room is not None:
                 lazy.append(room.bound)
         if pulls_due and control.expanded >= pulls_due:
-            if near is None:
-                near = PullTable(board, start >> shift)
             most = _pulls_most(control.budget)
-            if control.budget.seconds is not None:  # a share of the time, spent at once
-                half = control.budget.seconds * PULLS_SHARE / 2
+            seconds = control.budget.seconds
+            if apart:  # its share of the time, beside the search
+                helpers.append(PullsApart(board, start >> shift, seconds * PULLS_SHARE / 2, most, left0))
+                pulls_due = 0
+            elif seconds is not None:  # a share of the time, spent at once
+                near = PullTable(board, start >> shift)
+                half = seconds * PULLS_SHARE / 2
                 near.grow(control, half, most)
                 if near.beyond > left0:  # halfway it already bounds beyond the start's matching
                     near.grow(control, half, most)
@@ -199,10 +214,13 @@ def _search(
                     near = None  # it will not: the search goes on as if it had never been built
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
+                near = near or PullTable(board, start >> shift)
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
+            if helpers and helpers[-1].ready():
+                near = helpers.pop().take()  # the table grown beside the search (None: dropped)
             control.stored = len(table)
             held = queued * queued_bytes + (len(near.table) * PULLS_BYTES if near else 0)
             control.bytes_per_entry = 270 + held // len(table)

@@ -3,6 +3,7 @@ pulls), a lower bound beyond its radius, deadlocks once complete; grown in piece
 the same table; the push search proves the same optimum with it."""
 
 import random
+import threading
 
 import pytest
 
@@ -11,6 +12,7 @@ from fewest.solvers import Budget, Control
 from fewest.solvers import sokoban_search
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_tables import UNREACHABLE
 from tests.sokoban_support import checked, lexicographic_optimum, microban, positions, random_rooms, solve
 
@@ -68,19 +70,65 @@ def test_grown_in_pieces_it_is_the_same_table():
     assert stopped.radius == 0 and set(stopped.table.values()) == {0}
 
 
-@pytest.mark.parametrize("budget", [{}, {"seconds": 60.0}])
-def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget):
+def wait_for_the_child(monkeypatch, apart: bool) -> None:
+    """Grow the table beside the search (`apart`) or in it; a table grown apart is taken
+    at the search's first look (the search waits for it), so the tests see it used."""
+    monkeypatch.setattr(sokoban_search, "spare_core", lambda: apart)
+    monkeypatch.setattr(PullsApart, "ready", lambda self: self._receiver.poll(None))
+
+
+@pytest.mark.parametrize("budget,apart", [({}, False), ({"seconds": 60.0}, False), ({"seconds": 60.0}, True)])
+def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart):
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)  # built on the first expansion
-    built = []
-    real_grow = PullTable.grow
-    monkeypatch.setattr(PullTable, "grow", lambda self, *a: built.append(1) or real_grow(self, *a))
+    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    wait_for_the_child(monkeypatch, apart)
+    asked = []
+    real_bound = PullTable.bound
+    monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     for lvl, row in microban(40):  # (an overestimate in the table shows on #34 and #36)
         moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
         assert pushes == int(row["min_pushes"]), row["level"]
-    assert built
+    assert asked
 
 
-def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch):
+def test_grown_apart_it_is_the_same_table_and_grows_no_further():
+    lvl = microban(20)[19][0]
+    board = compile_board(lvl)
+    start = board.mask(lvl.boxes) & board.floor
+    apart = PullsApart(board, start, 30.0, 10**9, 0)
+    sent = apart.take()  # (waits for it)
+    assert sent.complete and sent.table == table_for(lvl).table
+    with pytest.raises(ValueError):
+        sent.grow(Control(), None, 10)
+    assert PullsApart(board, start, 30.0, 10**9, 10**6).take() is None  # never past that matching
+
+
+def test_no_child_process_from_a_thread():
+    found = []
+    worker = threading.Thread(target=lambda: found.append(spare_core()))
+    worker.start()
+    worker.join()
+    assert found == [False]
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart):
+    if apart:
+        monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+        wait_for_the_child(monkeypatch, True)
+        monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)
+        asked = []
+        real_bound = PullTable.bound
+        monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
+        lvl, row = microban(36)[35]
+        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert not asked  # dropped in the child: never asked
+        monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.25)  # ample: it completes
+        lvl, row = microban(6)[5]  # (searched long enough to look for the table: 235 expansions)
+        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert asked  # complete at once, sent and asked
+        return
+    wait_for_the_child(monkeypatch, False)
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
     monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
     grown, asked = [], []
