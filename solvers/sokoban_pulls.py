@@ -101,3 +101,13 @@ class PullTable:
             self._done = 0
         self.complete = True
         self.beyond = UNREACHABLE
+
+
+def grown_in_halves(table: PullTable, control: Control, half: float, most: int, matching: int) -> PullTable | None:
+    """The table grown for `half` seconds, and for `half` more only if that took it past the
+    start's `matching`; None if it did not (it would only leave the bound wandering)."""
+    table.grow(control, half, most)
+    if table.beyond <= matching:
+        return None
+    table.grow(control, half, most)
+    return table

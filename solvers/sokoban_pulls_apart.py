@@ -19,7 +19,7 @@ import threading
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_board import Board
-from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_pulls import PullTable, grown_in_halves
 
 
 def spare_core() -> bool:
@@ -64,12 +64,5 @@ class PullsApart:
 
 
 def _grow(sender, board: Board, start_boxes: int, half: float, most: int, matching: int) -> None:
-    table: PullTable | None = PullTable(board, start_boxes)
-    control = Control()
-    table.grow(control, half, most)
-    if table.beyond > matching:  # halfway it already bounds beyond the start's matching
-        table.grow(control, half, most)
-    else:
-        table = None
-    sender.send(table)
+    sender.send(grown_in_halves(PullTable(board, start_boxes), Control(), half, most, matching))
     sender.close()

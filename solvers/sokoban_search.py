@@ -49,7 +49,7 @@ from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import BYTES_PER_ENTRY as PULLS_BYTES
-from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_pulls import PullTable, grown_in_halves
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
@@ -201,17 +201,12 @@ def _search(
         if pulls_due and control.expanded >= pulls_due:
             most = _pulls_most(control.budget)
             seconds = control.budget.seconds
-            if apart:  # its share of the time, beside the search
-                helpers.append(PullsApart(board, start >> shift, seconds * PULLS_SHARE / 2, most, left0))
-                pulls_due = 0
-            elif seconds is not None:  # a share of the time, spent at once
-                near = PullTable(board, start >> shift)
+            if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * PULLS_SHARE / 2
-                near.grow(control, half, most)
-                if near.beyond > left0:  # halfway it already bounds beyond the start's matching
-                    near.grow(control, half, most)
-                else:
-                    near = None  # it will not: the search goes on as if it had never been built
+                if apart:
+                    helpers.append(PullsApart(board, start >> shift, half, most, left0))
+                else:  # (None: dropped, the search goes on as if it had never been built)
+                    near = grown_in_halves(PullTable(board, start >> shift), control, half, most, left0)
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near = near or PullTable(board, start >> shift)

@@ -19,7 +19,16 @@ from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_tables import build_tables, side_row
 from tests import oracle
-from tests.sokoban_support import checked, flood, level, lexicographic_optimum, microban, random_rooms, solve
+from tests.sokoban_support import (
+    checked,
+    flood,
+    level,
+    lexicographic_optimum,
+    microban,
+    positions,
+    random_rooms,
+    solve,
+)
 
 from tests.sokoban_support import DATA
 RULEBOOK = DATA / "rulebook"
@@ -148,12 +157,7 @@ def test_side_rows_never_overestimate_and_beat_the_best_side():
     for room in random_rooms(29, 40):
         board = compile_board(room)
         tables = build_tables(board)
-        state = S.initial_state(room)
-        for _ in range(6):
-            moves = S.legal_moves(room, state)
-            if not moves:
-                break
-            state = S.apply(room, state, rng.choice(moves))
+        for state in positions(room, rng, 6):
             boxes, player = list(cells_of(board.mask(state.boxes))), board.inside(state.player)
             sided = min_cost([side_row(tables, box, player) for box in boxes])
             best = min_cost([tables.rows[box] for box in boxes])
