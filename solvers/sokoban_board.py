@@ -143,6 +143,24 @@ def pushable_to(board: Board, boxes: int) -> int:
     return seen
 
 
+def pullable_to(board: Board, goals: int) -> int:
+    """Cells a box on `goals` can be pulled to with the others gone: those from which it
+    can be pushed onto one."""
+    floor, steps = board.floor, board.steps
+    seen = frontier = goals
+    while frontier:
+        grown = 0
+        for step in steps:
+            # a pull by `step` needs floor where the box goes and one beyond (for the player)
+            if step > 0:
+                grown |= (frontier << step) & floor & (floor >> step)
+            else:
+                grown |= (frontier >> -step) & floor & (floor << -step)
+        frontier = grown & ~seen
+        seen |= frontier
+    return seen
+
+
 def compile_board(level: Any) -> Board:
     """The padded geometry of an engine level (cached: levels are immutable)."""
     return _compile(level)

@@ -18,8 +18,9 @@ import os
 import threading
 
 from fewest.solvers.control import Control
-from fewest.solvers.sokoban_board import Board
-from fewest.solvers.sokoban_pulls import PullTable, grown_in_halves
+from fewest.solvers.sokoban_pulls import PullTable, PackedPullTable, grown_in_halves
+
+Table = PullTable | PackedPullTable
 
 
 def spare_core() -> bool:
@@ -35,11 +36,11 @@ def spare_core() -> bool:
 class PullsApart:
     """A child process growing the pull table: `ready`, then `take` it (None: dropped)."""
 
-    def __init__(self, board: Board, start_boxes: int, half: float, most: int, matching: int) -> None:
+    def __init__(self, table: Table, half: float, most: int, matching: int) -> None:
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         self._child = context.Process(
-            target=_grow, args=(sender, board, start_boxes, half, most, matching), daemon=True
+            target=_grow, args=(sender, table, half, most, matching), daemon=True
         )
         self._child.start()
         sender.close()
@@ -47,7 +48,7 @@ class PullsApart:
     def ready(self) -> bool:
         return self._receiver.poll()
 
-    def take(self) -> PullTable | None:
+    def take(self) -> Table | None:
         """The grown table, or None (dropped halfway, or the child died: search on without)."""
         try:
             table = self._receiver.recv()
@@ -63,6 +64,6 @@ class PullsApart:
         self._receiver.close()
 
 
-def _grow(sender, board: Board, start_boxes: int, half: float, most: int, matching: int) -> None:
-    sender.send(grown_in_halves(PullTable(board, start_boxes), Control(), half, most, matching))
+def _grow(sender, table: Table, half: float, most: int, matching: int) -> None:
+    sender.send(grown_in_halves(table, Control(), half, most, matching))
     sender.close()

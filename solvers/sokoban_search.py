@@ -48,8 +48,7 @@ from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
-from fewest.solvers.sokoban_pulls import BYTES_PER_ENTRY as PULLS_BYTES
-from fewest.solvers.sokoban_pulls import PullTable, grown_in_halves
+from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, grown_in_halves, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_room import room_bound
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
@@ -74,7 +73,7 @@ PULLS_SHARE = 0.25
 PULLS_GROWTH = 0.5
 PULLS_MEMORY = 0.25  # of the memory budget, for the pull table
 NEAR_MATCHING = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
-PULLS_MOST = 3_000_000  # entries at most in the pull table (with no memory budget: ~450 MB)
+PULLS_MOST_BYTES = 450_000_000  # the pull table's memory at most (with no memory budget)
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
@@ -128,7 +127,7 @@ def _search(
     # search nothing, so it starts sooner)
     apart = weight == 1 and control.budget.seconds is not None and spare_core()
     pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
-    near: PullTable | None = None
+    near: PullTable | PackedPullTable | None = None
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
     def matched(boxes: int, stuck: int, walls: Tables, player: int) -> tuple[int, tuple]:
@@ -199,17 +198,18 @@ def _search(
             if room is not None:
                 lazy.append(room.bound)
         if pulls_due and control.expanded >= pulls_due:
-            most = _pulls_most(control.budget)
+            growing = near or pull_table(board, start >> shift)
+            most = _pulls_most(control.budget, growing.BYTES_PER_ENTRY)
             seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * PULLS_SHARE / 2
                 if apart:
-                    helpers.append(PullsApart(board, start >> shift, half, most, left0))
+                    helpers.append(PullsApart(growing, half, most, left0))
                 else:  # (None: dropped, the search goes on as if it had never been built)
-                    near = grown_in_halves(PullTable(board, start >> shift), control, half, most, left0)
+                    near = grown_in_halves(growing, control, half, most, left0)
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
-                near = near or PullTable(board, start >> shift)
+                near = growing
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
@@ -217,7 +217,7 @@ def _search(
             if helpers and helpers[-1].ready():
                 near = helpers.pop().take()  # the table grown beside the search (None: dropped)
             control.stored = len(table)
-            held = queued * queued_bytes + (len(near.table) * PULLS_BYTES if near else 0)
+            held = queued * queued_bytes + (len(near) * near.BYTES_PER_ENTRY if near else 0)
             control.bytes_per_entry = 270 + held // len(table)
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()
@@ -453,8 +453,7 @@ def _chain(table: dict, key: int) -> list[int]:
     return keys[::-1]
 
 
-def _pulls_most(budget: Budget) -> int:
-    """The pull table's size limit: PULLS_MOST, or its share of the memory budget."""
-    if budget.memory_bytes is None:
-        return PULLS_MOST
-    return min(PULLS_MOST, int(budget.memory_bytes * PULLS_MEMORY) // PULLS_BYTES)
+def _pulls_most(budget: Budget, bytes_per_entry: int) -> int:
+    """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory budget."""
+    most = PULLS_MOST_BYTES if budget.memory_bytes is None else int(budget.memory_bytes * PULLS_MEMORY)
+    return min(PULLS_MOST_BYTES, most) // bytes_per_entry

@@ -1,27 +1,56 @@
 """The pull table: exact pushes left near the goal (a breadth-first search backwards over
 pulls), a lower bound beyond its radius, deadlocks once complete; grown in pieces it is
-the same table; the push search proves the same optimum with it."""
+the same table; the push search proves the same optimum with it. Each holds for both
+kinds, the dict and the packed (numpy) one, and the two are the same table."""
 
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control
-from fewest.solvers import sokoban_search
+from fewest.solvers import sokoban_pulls, sokoban_search
 from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_pulls import PullTable
+from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
+from fewest.solvers.sokoban_pulls_packed import fits
 from fewest.solvers.sokoban_tables import UNREACHABLE
-from tests.sokoban_support import checked, lexicographic_optimum, microban, positions, random_rooms, solve
+from tests.sokoban_support import (
+    checked,
+    level,
+    lexicographic_optimum,
+    microban,
+    positions,
+    pulled_away,
+    random_rooms,
+    room_level,
+    solve,
+)
+
+KINDS = {"dict": PullTable, "packed": PackedPullTable}
 
 
-def table_for(lvl: S.Level, most: int = 10**9) -> PullTable:
+def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTable | PackedPullTable:
     board = compile_board(lvl)
-    table = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
     table.grow(Control(), None, most)
     return table
+
+
+def wide_room(rng: random.Random) -> S.Level | None:
+    """A long low room (34 to 40 wide): its rows take 3 or 4 words, a step up or down more
+    than half a word, so the packed table's shifts cross words whole and in part."""
+    width, height = rng.randint(34, 40), rng.randint(6, 7)
+    walls = {(r, c) for r in range(height) for c in range(width)}
+    walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls.update(cell for cell in inner if rng.random() < 0.2)
+    open_cells = [cell for cell in inner if cell not in walls]
+    goals = rng.sample(open_cells, 2)
+    boxes, player = pulled_away(rng, walls, goals, open_cells, (5, 40))
+    return room_level(width, height, walls, goals, boxes, player)
 
 
 def bound_at(table: PullTable, state: S.State) -> int:
@@ -29,22 +58,24 @@ def bound_at(table: PullTable, state: S.State) -> int:
     return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", range(400, 404))
-def test_complete_it_is_exact_and_its_gaps_are_deadlocks(seed):
+def test_complete_it_is_exact_and_its_gaps_are_deadlocks(seed, kind):
     rng = random.Random(seed)
     for room in random_rooms(seed, 10):
-        table = table_for(room)
+        table = table_for(room, kind=kind)
         assert table.complete
         for state in positions(room, rng, 6):
             best = lexicographic_optimum(room, "pushes", state)
             assert bound_at(table, state) == (UNREACHABLE if best is None else best[0])
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", range(410, 414))
-def test_cut_short_it_is_exact_within_its_radius_and_a_bound_beyond(seed):
+def test_cut_short_it_is_exact_within_its_radius_and_a_bound_beyond(seed, kind):
     rng = random.Random(seed)
     for room in random_rooms(seed, 10):
-        table = table_for(room, most=12)
+        table = table_for(room, most=12, kind=kind)
         for state in positions(room, rng, 6):
             best = lexicographic_optimum(room, "pushes", state)
             value = bound_at(table, state)
@@ -56,18 +87,87 @@ def test_cut_short_it_is_exact_within_its_radius_and_a_bound_beyond(seed):
                 assert value == table.radius + 1 <= (UNREACHABLE if best is None else best[0])
 
 
-def test_grown_in_pieces_it_is_the_same_table():
-    lvl, _ = microban(30)[29]
-    whole = table_for(lvl, most=5000)
+def same_table(one: PullTable | PackedPullTable, other: PullTable | PackedPullTable) -> bool:
+    """The same entries (a dict's looked up in the other), radius and completeness."""
+    if (len(one), one.radius, one.complete) != (len(other), other.radius, other.complete):
+        return False
+    if isinstance(one, PackedPullTable) and isinstance(other, PackedPullTable):
+        return np.array_equal(one._keys, other._keys) and np.array_equal(one._depths, other._depths)
+    if isinstance(one, PackedPullTable):
+        one, other = other, one
+    shift = one.shift
+    return all(other.bound(key >> shift, key & ((1 << shift) - 1)) == depth for key, depth in one.table.items())
+
+
+def layers_up_to(table: PullTable, radius: int) -> PullTable:
+    """The dict table cut to its complete layers up to `radius` (as the packed one keeps)."""
+    table.table = {key: depth for key, depth in table.table.items() if depth <= radius}
+    table.radius, table.beyond, table.complete = radius, radius + 1, False
+    return table
+
+
+@pytest.mark.parametrize("draw", [None, wide_room])
+def test_packed_it_is_the_dict_table(draw):
+    rooms = random_rooms(420, 12, draw)
+    if draw is None:  # and on Microban: box cells up to 64 (#93), boxes up to 16 (#144)
+        rooms += [lvl for lvl, _ in microban(40)[::3]] + [microban(144)[n][0] for n in (92, 143)]
+    for room in rooms:
+        board = compile_board(room)
+        start = board.mask(room.boxes) & board.floor
+        assert fits(board, start)
+        packed = table_for(room, 40_000, "packed")
+        assert draw is None or packed._words >= 3
+        whole = table_for(room, 10**9 if packed.complete else 60_000, "dict")
+        if not packed.complete:
+            whole = layers_up_to(whole, packed.radius)
+        assert same_table(whole, packed), room
+
+
+def test_packed_its_numbers_are_one_to_one():
+    lvl = microban(93)[92][0]  # 8 boxes on 64 cells
     board = compile_board(lvl)
-    pieces = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    rng = random.Random(5)
+    cells = list(table._live_index)
+    sets = {frozenset(rng.sample(cells, 8)) for _ in range(3000)}
+    packed = np.array([sum(1 << table._live_index[c] for c in s) for s in sets], dtype=np.uint64)
+    numbers = table._numbers(packed)
+    assert [int(n) for n in numbers] == [table._number(sum(1 << c for c in s)) for s in sets]
+    assert len(set(numbers.tolist())) == len(sets) and int(numbers.max()) < 2**64 >> table._rank_bits
+
+
+def test_a_board_too_big_to_pack_keeps_the_dict():
+    rows = ["#" * 13] + ["#" + " " * 11 + "#"] * 10 + ["#" * 13]
+    rows[5] = "#    $.@    #"
+    lvl = level("\n".join(rows))
+    board = compile_board(lvl)
+    start = board.mask(lvl.boxes) & board.floor
+    assert not fits(board, start)  # 72 cells a pull can put a box on
+    assert isinstance(pull_table(board, start), PullTable)
+    small = microban(1)[0][0]
+    small_board = compile_board(small)
+    assert isinstance(pull_table(small_board, small_board.mask(small.boxes) & small_board.floor), PackedPullTable)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_grown_in_pieces_it_is_the_same_table(kind):
+    lvl, _ = microban(30)[29]
+    whole = table_for(lvl, 5000, kind)
+    board = compile_board(lvl)
+    pieces = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
     for most in range(100, 5001, 700):
         pieces.grow(Control(), None, most)
     pieces.grow(Control(), None, 5000)
-    assert pieces.table == whole.table and pieces.radius == whole.radius >= 5
-    stopped = PullTable(board, board.mask(lvl.boxes) & board.floor)
+    assert same_table(pieces, whole) and pieces.radius >= 5
+    stopped = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
     stopped.grow(Control(), 0.0, 5000)  # no time at all: nothing but the solved positions
-    assert stopped.radius == 0 and set(stopped.table.values()) == {0}
+    assert stopped.radius == 0 and {stopped.bound(board.goals, cell) for cell in range(board.size) if board.floor >> cell & 1 and not board.goals >> cell & 1} == {0}
+
+
+def use_kind(monkeypatch, kind: str) -> type:
+    """Make the search build tables of this kind; the class whose methods to watch."""
+    monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "packed")
+    return KINDS[kind]
 
 
 def wait_for_the_child(monkeypatch, apart: bool) -> None:
@@ -77,30 +177,33 @@ def wait_for_the_child(monkeypatch, apart: bool) -> None:
     monkeypatch.setattr(PullsApart, "ready", lambda self: self._receiver.poll(None))
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("budget,apart", [({}, False), ({"seconds": 60.0}, False), ({"seconds": 60.0}, True)])
-def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart):
+def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart, kind):
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)  # built on the first expansion
     monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, apart)
+    table_class = use_kind(monkeypatch, kind)
     asked = []
-    real_bound = PullTable.bound
-    monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
+    real_bound = table_class.bound
+    monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     for lvl, row in microban(40):  # (an overestimate in the table shows on #34 and #36)
         moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
         assert pushes == int(row["min_pushes"]), row["level"]
     assert asked
 
 
-def test_grown_apart_it_is_the_same_table_and_grows_no_further():
+@pytest.mark.parametrize("kind", KINDS)
+def test_grown_apart_it_is_the_same_table_and_grows_no_further(kind):
     lvl = microban(20)[19][0]
     board = compile_board(lvl)
     start = board.mask(lvl.boxes) & board.floor
-    apart = PullsApart(board, start, 30.0, 10**9, 0)
+    apart = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0)
     sent = apart.take()  # (waits for it)
-    assert sent.complete and sent.table == table_for(lvl).table
+    assert sent.complete and same_table(sent, table_for(lvl, kind=kind))
     with pytest.raises(ValueError):
         sent.grow(Control(), None, 10)
-    assert PullsApart(board, start, 30.0, 10**9, 10**6).take() is None  # never past that matching
+    assert PullsApart(KINDS[kind](board, start), 30.0, 10**9, 10**6).take() is None  # never past that matching
 
 
 def test_no_child_process_from_a_thread():
@@ -111,15 +214,17 @@ def test_no_child_process_from_a_thread():
     assert found == [False]
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("apart", [False, True])
-def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart):
+def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart, kind):
+    table_class = use_kind(monkeypatch, kind)
     if apart:
         monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
         wait_for_the_child(monkeypatch, True)
         monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)
         asked = []
-        real_bound = PullTable.bound
-        monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
+        real_bound = table_class.bound
+        monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
         lvl, row = microban(36)[35]
         assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
         assert not asked  # dropped in the child: never asked
@@ -132,9 +237,9 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
     monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
     grown, asked = [], []
-    real_grow, real_bound = PullTable.grow, PullTable.bound
-    monkeypatch.setattr(PullTable, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
-    monkeypatch.setattr(PullTable, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
+    real_grow, real_bound = table_class.grow, table_class.bound
+    monkeypatch.setattr(table_class, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
+    monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked

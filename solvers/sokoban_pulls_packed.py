@@ -1,0 +1,309 @@
+"""The pull table (sokoban_pulls.py) with numpy: a layer of pulls at a time, as arrays.
+
+The same breadth-first search backwards over pulls, the same keys (box set,
+lowest cell of the player's region) and the same answers, but a layer is
+pulled from a few thousand positions at a time, as arrays:
+- a position's box set and region are a few 64-bit words (the padded
+  numbering cut to the rows with floor), so a pull is a shift of words and
+  the regions of all the children grow side by side (a flood fill whose
+  finished columns drop out);
+- its boxes are also one word over the cells a box can ever stand on, and a
+  key is one word: the box set's number in the combinatorial number system
+  (C(64, 16) < 2**50) above the region's cell among the floor's;
+- duplicates go by sorting; the table is two sorted arrays (keys, depths),
+  9 bytes an entry against ~150 in a dict.
+A board with more than 64 box cells, rows beyond MOST_WORDS words, or a key
+beyond 64 bits keeps the dict (`fits`; sokoban_pulls.py picks).
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from fewest.solvers.control import Control
+from fewest.solvers.sokoban_board import Board, cells_of, pullable_to, pushable_to
+from fewest.solvers.sokoban_tables import UNREACHABLE
+
+MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
+CHUNK = 16384  # positions pulled from at a time (the budget is looked at between)
+DEEPEST = 255  # depths are bytes
+ONE = np.uint64(1)
+
+
+def _layout(board: Board, start_boxes: int) -> tuple[int, int, int, int, int] | None:
+    """(base cell, words, cells a pull may put a box on, box cells (those and the goals),
+    rank bits), or None where the board does not fit."""
+    floor = board.floor
+    base = ((floor & -floor).bit_length() - 1) // board.width * board.width
+    words = -(-(floor.bit_length() - base) // 64)
+    # a pull puts a box where a start box can be pushed to and which leads to a goal
+    landing = pushable_to(board, start_boxes) & pullable_to(board, board.goals)
+    live = landing | board.goals
+    rank_bits = max(1, (bin(floor).count("1") - 1).bit_length())
+    cells = bin(live).count("1")
+    numbers = comb(cells, bin(board.goals).count("1"))
+    if words > MOST_WORDS or cells > 64 or (numbers - 1).bit_length() + rank_bits > 64:
+        return None
+    return base, words, landing, live, rank_bits
+
+
+def fits(board: Board, start_boxes: int) -> bool:
+    return _layout(board, start_boxes) is not None
+
+
+class PackedPullTable:
+    """PullTable's interface (bound, grow, radius, beyond, complete, len) on numpy arrays."""
+
+    BYTES_PER_ENTRY = 9 + 40  # a key and a depth; the frontier's words and sorting's copies, for a share
+
+    def __init__(self, board: Board, start_boxes: int) -> None:
+        layout = _layout(board, start_boxes)
+        if layout is None:
+            raise ValueError("this board does not fit the packed pull table (use PullTable)")
+        self.board = board
+        self._base, self._words, landing, live, self._rank_bits = layout
+        self.radius = 0
+        self.complete = False
+        self.beyond = 1
+        span = 64 * self._words
+        base, floor = self._base, board.floor
+        # per grid bit (cell - base): its words, its bit among the box cells, its floor rank
+        self._cell_words = np.zeros((span, self._words), dtype=np.uint64)
+        for bit in range(span):
+            self._cell_words[bit, bit // 64] = ONE << np.uint64(bit % 64)
+        self._live_index = {cell: index for index, cell in enumerate(cells_of(live))}
+        self._live_bit = np.zeros(span, dtype=np.uint64)
+        for cell, index in self._live_index.items():
+            self._live_bit[cell - base] = ONE << np.uint64(index)
+        self._rank_of = {cell: index for index, cell in enumerate(cells_of(floor))}
+        self._rank = np.zeros(span, dtype=np.uint64)
+        for cell, index in self._rank_of.items():
+            self._rank[cell - base] = index
+        # a box set's number, a byte of box cells at a time: by_byte[byte position, byte,
+        # boxes below it] = the sum of C(j, i) over its boxes (the i-th lowest on box cell j)
+        boxes = bin(board.goals).count("1")
+        self._choose = [[comb(j, i) for i in range(boxes + 1)] for j in range(64)]
+        by_byte = np.zeros((8, 256, boxes + 1), dtype=np.uint64)
+        for position in range(8):
+            for byte in range(256):
+                for below in range(boxes + 1):
+                    ones = [8 * position + p for p in range(8) if byte >> p & 1]
+                    if below + len(ones) <= boxes:
+                        by_byte[position, byte, below] = sum(
+                            self._choose[j][below + i] for i, j in enumerate(ones, 1)
+                        )
+        self._by_byte = by_byte.reshape(-1)
+        self._ones = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)
+        self._floor = self._split(floor)
+        self._steps = board.steps
+        # per direction: bit c set where c + step may take a box (pulls land on box cells only)
+        self._landing = [_shift(self._split(landing), -step) for step in board.steps]
+        # the solved positions (layer 0): every region of the floor around the goals
+        goals = board.goals
+        keys, regions = [], []
+        free = floor & ~goals
+        number = self._number(goals)
+        while free:
+            cell = (free & -free).bit_length() - 1
+            region = board.reach(cell, free)
+            keys.append((number << self._rank_bits) | self._rank_of[cell])
+            regions.append(self._split(region)[:, 0])
+            free &= ~region
+        count = len(keys)
+        packed = sum(self._live_bit[cell - base] for cell in cells_of(goals))
+        self._layer: tuple | None = (
+            np.array(keys, dtype=np.uint64),
+            np.full(count, packed, dtype=np.uint64),
+            np.repeat(self._split(goals), count, axis=1),
+            np.stack(regions, axis=1) if regions else np.zeros((self._words, 0), dtype=np.uint64),
+        )  # the layer being pulled from: keys, packed boxes, box words, region words
+        order = np.argsort(self._layer[0])
+        self._keys = self._layer[0][order]  # sorted
+        self._depths = np.zeros(count, dtype=np.uint8)
+        self._made: list | None = []  # what the layer has made so far
+        self._done = 0  # positions of the layer pulled from
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __getstate__(self) -> dict:
+        # sent from a child process (sokoban_pulls_apart.py) without its frontier: looked up only
+        state = self.__dict__.copy()
+        state.update(_layer=None, _made=None, _done=0)
+        return state
+
+    def _split(self, mask: int) -> np.ndarray:
+        """A padded bit set -> its words, shape (words, 1)."""
+        mask >>= self._base
+        return np.array([[(mask >> (64 * k)) & 0xFFFFFFFFFFFFFFFF] for k in range(self._words)], dtype=np.uint64)
+
+    def _number(self, boxes: int) -> int | None:
+        """The box set's number (None: a box where no pull ever puts one)."""
+        number, live_index, choose = 0, self._live_index, self._choose
+        for order, cell in enumerate(cells_of(boxes), 1):
+            index = live_index.get(cell)
+            if index is None:
+                return None
+            number += choose[index][order]
+        return number
+
+    def bound(self, boxes: int, player: int) -> int:
+        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
+        board = self.board
+        number = self._number(boxes)
+        if number is None:
+            return self.beyond  # not in the table
+        region = board.reach(player, board.floor & ~boxes)
+        key = np.uint64((number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1])
+        keys = self._keys
+        index = int(np.searchsorted(keys, key))
+        if index < len(keys) and keys[index] == key:
+            return int(self._depths[index])
+        return self.beyond
+
+    def grow(self, control: Control, seconds: float | None, most: int) -> None:
+        """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
+        entries, or no position is left. The control's budget and cancel still apply."""
+        if self._layer is None or self._made is None:
+            raise ValueError("a pull table sent from another process cannot grow on")
+        deadline = None if seconds is None else control.seconds + seconds
+        while len(self._layer[0]):
+            if self.radius >= DEEPEST - 1:
+                return
+            keys, packed, boxes, regions = self._layer
+            for start in range(self._done, len(keys), CHUNK):
+                control.check()
+                made = sum(len(part[0]) for part in self._made)
+                if len(self._keys) + made >= most or (deadline is not None and control.seconds > deadline):
+                    self._done = start
+                    return
+                end = start + CHUNK
+                self._made.append(self._pull(packed[start:end], boxes[:, start:end], regions[:, start:end]))
+            self._close_layer()
+        self.complete = True
+        self.beyond = UNREACHABLE
+
+    def _close_layer(self) -> None:
+        """The layer made is complete: into the table, and the next one to pull from."""
+        made = self._made
+        keys, first = np.unique(np.concatenate([part[0] for part in made]), return_index=True)
+        packed = np.concatenate([part[1] for part in made])[first]
+        boxes = np.concatenate([part[2] for part in made], axis=1)[:, first]
+        regions = np.concatenate([part[3] for part in made], axis=1)[:, first]
+        at = np.searchsorted(self._keys, keys)
+        self._keys = np.insert(self._keys, at, keys)
+        self._depths = np.insert(self._depths, at, np.uint8(self.radius + 1))
+        self.radius += 1
+        self.beyond = self.radius + 1
+        self._layer = (keys, packed, boxes, regions)
+        self._made = []
+        self._done = 0
+
+    def _pull(self, packed: np.ndarray, boxes: np.ndarray, regions: np.ndarray) -> tuple:
+        """Every pull from these positions that makes one not yet in the table:
+        (keys, packed boxes, box words, region words), keys unique."""
+        parts = []
+        for direction, step in enumerate(self._steps):
+            # a box on c pulled to c + step: the player stands on c + step, backs onto c + 2 step
+            pullable = boxes & _shift(regions, -step) & _shift(regions, -2 * step) & self._landing[direction]
+            row, bit = _set_bits(pullable)
+            if not len(row):
+                continue
+            to = bit + step
+            child = boxes[:, row] ^ (self._cell_words[bit] ^ self._cell_words[to]).T
+            child_packed = packed[row] ^ self._live_bit[bit] ^ self._live_bit[to]
+            region = _flood(self._cell_words[to + step].T.copy(), self._floor & ~child, self.board.width)
+            key = (self._numbers(child_packed) << np.uint64(self._rank_bits)) | self._rank[_lowest_bit(region)]
+            parts.append((key, child_packed, child, region))
+        if not parts:
+            empty = np.zeros((self._words, 0), dtype=np.uint64)
+            return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64), empty, empty
+        keys, first = np.unique(np.concatenate([part[0] for part in parts]), return_index=True)
+        at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        new = self._keys[at] != keys
+        first = first[new]
+        return (
+            keys[new],
+            np.concatenate([part[1] for part in parts])[first],
+            np.concatenate([part[2] for part in parts], axis=1)[:, first],
+            np.concatenate([part[3] for part in parts], axis=1)[:, first],
+        )
+
+    def _numbers(self, packed: np.ndarray) -> np.ndarray:
+        """The numbers of box sets given one word each (bit i: a box on box cell i)."""
+        number = np.zeros(len(packed), dtype=np.uint64)
+        below = np.zeros(len(packed), dtype=np.int64)
+        width = self._by_byte.shape[0] // (8 * 256)
+        for position in range(8):
+            byte = ((packed >> np.uint64(8 * position)) & np.uint64(255)).astype(np.int64)
+            number += self._by_byte[(position * 256 + byte) * width + below]
+            below += self._ones[byte]
+        return number
+
+
+def _shift(words: np.ndarray, by: int) -> np.ndarray:
+    """Bit i of the result is bit i - by of `words` (a left shift by `by`; negative: right),
+    over words shaped (words, n), lowest word first."""
+    whole, part = divmod(abs(by), 64)
+    if whole:  # whole words first, then the rest
+        out = np.zeros_like(words)
+        if whole < len(words):
+            if by > 0:
+                out[whole:] = words[:-whole]
+            else:
+                out[:-whole] = words[whole:]
+        return _shift(out, part if by > 0 else -part)
+    if by > 0:
+        out = words << np.uint64(part)
+        out[1:] |= words[:-1] >> np.uint64(64 - part)
+    elif by < 0:
+        out = words >> np.uint64(part)
+        out[:-1] |= words[1:] << np.uint64(64 - part)
+    else:
+        out = words.copy()
+    return out
+
+
+def _set_bits(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(column, bit) of every set bit of words shaped (words, n)."""
+    as_bytes = np.ascontiguousarray(words.T).view(np.uint8)  # (n, 8 * words), little-endian
+    row, position = np.nonzero(as_bytes)  # few bytes are set: their bits only
+    bits = np.unpackbits(as_bytes[row, position][:, None], axis=1, bitorder="little")
+    which, bit = np.nonzero(bits)
+    return row[which], position[which] * 8 + bit
+
+
+def _flood(seen: np.ndarray, free: np.ndarray, width: int) -> np.ndarray:
+    """The regions of `free` reached from `seen`, column by column (side by side)."""
+    free = free | seen
+    done = np.empty_like(seen)
+    active = np.arange(seen.shape[1])
+    while len(active):
+        # two rounds (sideways, then up and down) between looks at which columns still grow
+        grown = seen
+        for _ in range(2):
+            across = (grown | _shift(grown, 1) | _shift(grown, -1)) & free
+            grown = (across | _shift(across, width) | _shift(across, -width)) & free
+        moving = grown[0] != seen[0]
+        for k in range(1, len(grown)):
+            moving |= grown[k] != seen[k]
+        still = len(moving) - np.count_nonzero(moving)
+        if 4 * still >= len(moving):  # a quarter done: those columns drop out
+            done[:, active[~moving]] = grown[:, ~moving]
+            active, grown, free = active[moving], grown[:, moving], free[:, moving]
+        seen = grown
+    return done
+
+
+def _lowest_bit(words: np.ndarray) -> np.ndarray:
+    """The index of the lowest set bit of each column (every column has one)."""
+    lowest = np.zeros(words.shape[1], dtype=np.int64)
+    for k in range(words.shape[0] - 1, -1, -1):
+        word = words[k]
+        there = word != 0
+        low = word[there] & (~word[there] + ONE)
+        _, exponent = np.frexp(low.astype(np.float64))
+        lowest[there] = exponent.astype(np.int64) - 1 + 64 * k
+    return lowest
