@@ -10,8 +10,11 @@ pulled from a few thousand positions at a time, as arrays:
 - its boxes are also one word over the cells a box can ever stand on, and a
   key is one word: the box set's number in the combinatorial number system
   (C(64, 16) < 2**50) above the region's cell among the floor's;
-- duplicates go by sorting; the table is two sorted arrays (keys, depths),
-  9 bytes an entry against ~150 in a dict.
+- duplicates go by sorting; the table is sorted keys with a depth byte each
+  (sokoban_blocks.py), 9 bytes an entry against ~150 in a dict;
+- a layer is closed (its duplicates dropped, its keys merged into the table)
+  a key range at a time, so the budget and a cancel are looked at between
+  steps of a few hundredths of a second however big the layer.
 A board with more than 64 box cells, rows beyond MOST_WORDS words, or a key
 beyond 64 bits keeps the dict (`fits`; sokoban_pulls.py picks).
 """
@@ -23,11 +26,14 @@ from math import comb
 import numpy as np
 
 from fewest.solvers.control import Control
+from fewest.solvers.sokoban_blocks import SortedBlocks
 from fewest.solvers.sokoban_board import Board, cells_of, pullable_to, pushable_to
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
 MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
 CHUNK = 16384  # positions pulled from at a time (the budget is looked at between)
+SPAN = 1 << 18  # keys made, about, closed into the table at a time (the same)
+SAMPLE = 64  # one key in SAMPLE of what a layer made marks out the spans
 DEEPEST = 255  # depths are bytes
 ONE = np.uint64(1)
 
@@ -113,25 +119,26 @@ class PackedPullTable:
             free &= ~region
         count = len(keys)
         packed = sum(self._live_bit[cell - base] for cell in cells_of(goals))
-        self._layer: tuple | None = (
-            np.array(keys, dtype=np.uint64),
-            np.full(count, packed, dtype=np.uint64),
-            np.repeat(self._split(goals), count, axis=1),
-            np.stack(regions, axis=1) if regions else np.zeros((self._words, 0), dtype=np.uint64),
-        )  # the layer being pulled from: keys, packed boxes, box words, region words
-        order = np.argsort(self._layer[0])
-        self._keys = self._layer[0][order]  # sorted
-        self._depths = np.zeros(count, dtype=np.uint8)
-        self._made: list | None = []  # what the layer has made so far
-        self._done = 0  # positions of the layer pulled from
+        # the layer being pulled from, in pieces: (packed boxes, box words, region words)
+        self._layer: list | None = [
+            (
+                np.full(count, packed, dtype=np.uint64),
+                np.repeat(self._split(goals), count, axis=1),
+                np.stack(regions, axis=1) if regions else np.zeros((self._words, 0), dtype=np.uint64),
+            )
+        ] if count else []
+        self._table = SortedBlocks()
+        self._table.add(np.unique(np.array(keys, dtype=np.uint64)), 0)
+        self._made: list | None = []  # what the layer has made so far: (keys, packed, boxes, regions)
+        self._done = (0, 0)  # (piece, position in it) of the layer, pulled from so far
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._table)
 
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier: looked up only
         state = self.__dict__.copy()
-        state.update(_layer=None, _made=None, _done=0)
+        state.update(_layer=None, _made=None, _done=(0, 0))
         return state
 
     def _split(self, mask: int) -> np.ndarray:
@@ -156,12 +163,8 @@ class PackedPullTable:
         if number is None:
             return self.beyond  # not in the table
         region = board.reach(player, board.floor & ~boxes)
-        key = np.uint64((number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1])
-        keys = self._keys
-        index = int(np.searchsorted(keys, key))
-        if index < len(keys) and keys[index] == key:
-            return int(self._depths[index])
-        return self.beyond
+        depth = self._table.get((number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1])
+        return self.beyond if depth is None else depth
 
     def grow(self, control: Control, seconds: float | None, most: int) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
@@ -169,37 +172,57 @@ class PackedPullTable:
         if self._layer is None or self._made is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         deadline = None if seconds is None else control.seconds + seconds
-        while len(self._layer[0]):
+        while self._layer:
             if self.radius >= DEEPEST - 1:
                 return
-            keys, packed, boxes, regions = self._layer
-            for start in range(self._done, len(keys), CHUNK):
-                control.check()
-                made = sum(len(part[0]) for part in self._made)
-                if len(self._keys) + made >= most or (deadline is not None and control.seconds > deadline):
-                    self._done = start
-                    return
-                end = start + CHUNK
-                self._made.append(self._pull(packed[start:end], boxes[:, start:end], regions[:, start:end]))
-            self._close_layer()
+            piece, done = self._done
+            for packed, boxes, regions in self._layer[piece:]:
+                for start in range(done, len(packed), CHUNK):
+                    control.check()
+                    made = sum(len(part[0]) for part in self._made)
+                    if len(self._table) + made >= most or (deadline is not None and control.seconds > deadline):
+                        self._done = (piece, start)
+                        return
+                    end = start + CHUNK
+                    self._made.append(self._pull(packed[start:end], boxes[:, start:end], regions[:, start:end]))
+                piece, done = piece + 1, 0
+            self._done = (piece, 0)
+            self._close_layer(control)
         self.complete = True
         self.beyond = UNREACHABLE
 
-    def _close_layer(self) -> None:
-        """The layer made is complete: into the table, and the next one to pull from."""
-        made = self._made
-        keys, first = np.unique(np.concatenate([part[0] for part in made]), return_index=True)
-        packed = np.concatenate([part[1] for part in made])[first]
-        boxes = np.concatenate([part[2] for part in made], axis=1)[:, first]
-        regions = np.concatenate([part[3] for part in made], axis=1)[:, first]
-        at = np.searchsorted(self._keys, keys)
-        self._keys = np.insert(self._keys, at, keys)
-        self._depths = np.insert(self._depths, at, np.uint8(self.radius + 1))
+    def _close_layer(self, control: Control) -> None:
+        """The layer made is complete: into the table, and the next one to pull from.
+        A span of keys at a time (each part made is sorted): its duplicates dropped, its
+        keys merged into the table, its positions a piece of the next layer. (Stopped
+        midway, what was merged is exact and merging again adds nothing twice.)"""
+        parts = [part for part in self._made if len(part[0])]
+        layer = []
+        if parts:
+            marks = np.zeros(0, dtype=np.uint64)  # one span, unless the layer is big
+            if sum(len(part[0]) for part in parts) > SPAN:
+                sample = np.sort(np.concatenate([part[0][::SAMPLE] for part in parts]))
+                marks = sample[SPAN // SAMPLE :: SPAN // SAMPLE]
+            cuts = [[0, *np.searchsorted(part[0], marks).tolist(), len(part[0])] for part in parts]
+            for span in range(len(marks) + 1):
+                control.check()
+                pieces = [
+                    (part, cut[span], cut[span + 1]) for part, cut in zip(parts, cuts) if cut[span] < cut[span + 1]
+                ]
+                if not pieces:
+                    continue
+                keys, first = np.unique(np.concatenate([p[0][a:b] for p, a, b in pieces]), return_index=True)
+                self._table.add(keys, self.radius + 1)
+                layer.append((
+                    np.concatenate([p[1][a:b] for p, a, b in pieces])[first],
+                    np.concatenate([p[2][:, a:b] for p, a, b in pieces], axis=1)[:, first],
+                    np.concatenate([p[3][:, a:b] for p, a, b in pieces], axis=1)[:, first],
+                ))
         self.radius += 1
         self.beyond = self.radius + 1
-        self._layer = (keys, packed, boxes, regions)
+        self._layer = layer
         self._made = []
-        self._done = 0
+        self._done = (0, 0)
 
     def _pull(self, packed: np.ndarray, boxes: np.ndarray, regions: np.ndarray) -> tuple:
         """Every pull from these positions that makes one not yet in the table:
@@ -221,8 +244,7 @@ class PackedPullTable:
             empty = np.zeros((self._words, 0), dtype=np.uint64)
             return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64), empty, empty
         keys, first = np.unique(np.concatenate([part[0] for part in parts]), return_index=True)
-        at = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-        new = self._keys[at] != keys
+        new = self._table.absent(keys)
         first = first[new]
         return (
             keys[new],

@@ -42,7 +42,7 @@ from itertools import islice
 from operator import is_, sub
 from typing import Callable
 
-from fewest.solvers.control import Budget, Control, Stopped, collector_paused
+from fewest.solvers.control import Budget, Control, Stopped, collector_paused, release_gradually
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
@@ -88,19 +88,21 @@ def push_search(
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
+    big: list = []  # the search's big containers, freed a step at a time when it ends
     with collector_paused():
         try:
-            return _search(tables, boxes, player, control, metric, weight, helpers)
+            return _search(tables, boxes, player, control, metric, weight, helpers, big)
         except Stopped as stop:
-            reason = stop.reason  # leaving this block frees the traceback and the search's table
+            reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
             for helper in helpers:
                 helper.close()
+            release_gradually(big)
         raise Stopped(reason) from None  # (the collector never has to walk that table)
 
 
 def _search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, helpers: list
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, helpers: list, big: list
 ) -> tuple[list[Push], int] | None:
     board = tables.board
     floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
@@ -153,6 +155,7 @@ def _search(
     # A queued node also carries its table key (canonical on a symmetric board: taken out,
     # a node whose entry was superseded or whose bound rose never needs its mirror images).
     buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0, keyer(player))]}
+    big += [table, buckets, never_moving]
     ids = list(buckets)
     # Memory, measured: a table entry ~270 bytes, a queued node ~400 + 26 per box (its matching).
     queued, queued_bytes = 1, 400 + 26 * len(info0[0])
@@ -199,6 +202,8 @@ def _search(
                 lazy.append(room.bound)
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
+            if near is None and isinstance(growing, PullTable):
+                big.append(growing.table)
             most = _pulls_most(control.budget, growing.BYTES_PER_ENTRY)
             seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
@@ -216,6 +221,8 @@ def _search(
         if not control.expanded & check_every:
             if helpers and helpers[-1].ready():
                 near = helpers.pop().take()  # the table grown beside the search (None: dropped)
+                if isinstance(near, PullTable):
+                    big.append(near.table)
             control.stored = len(table)
             held = queued * queued_bytes + (len(near) * near.BYTES_PER_ENTRY if near else 0)
             control.bytes_per_entry = 270 + held // len(table)

@@ -1,10 +1,13 @@
 """Generic BFS / A* / IDA*: exactness against the oracle, lexicographic order, budgets, cancel."""
 
 import random
+import threading
 
 import pytest
 
 from fewest.solvers import Budget, Control, Status
+from fewest.solvers import control as control_module
+from fewest.solvers.control import release_gradually
 from fewest.solvers.search import RulesProblem, astar, bfs, idastar
 from tests import toy_rules as toy
 from tests.oracle import replay_length, shortest_plan
@@ -82,3 +85,19 @@ def test_progress_is_reported():
     solution = idastar(RulesProblem(toy, toy.Level(1, 9_999)), zero, control)
     assert solution.status is Status.BUDGET
     assert seen and seen[-1].expanded > 0 and seen[-1].bound is not None
+
+
+def test_off_the_main_thread_a_search_s_containers_are_emptied_in_steps(monkeypatch):
+    monkeypatch.setattr(control_module, "RELEASE_STEP", 3)
+    queue = {k: [(k, i) for i in range(k)] for k in range(12)}  # buckets, some longer than a step
+    buckets = list(queue.values())
+    table = {k: (k, None) for k in range(50)}
+    rows = list(range(40))
+    worker = threading.Thread(target=release_gradually, args=([queue, table, rows],))
+    worker.start()
+    worker.join()
+    assert not queue and not table and not rows
+    assert [len(bucket) for bucket in buckets] == [0, 1, 2, 3] + [0] * 8  # long ones emptied too
+    held = [queue, table]
+    release_gradually(held)  # on the main thread: let go of at once
+    assert held == []

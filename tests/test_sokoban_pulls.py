@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers import Budget, Control
-from fewest.solvers import sokoban_pulls, sokoban_search
+from fewest.solvers import Budget, Control, Stopped
+from fewest.solvers import sokoban_blocks, sokoban_pulls, sokoban_pulls_packed, sokoban_search
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
@@ -92,7 +92,9 @@ def same_table(one: PullTable | PackedPullTable, other: PullTable | PackedPullTa
     if (len(one), one.radius, one.complete) != (len(other), other.radius, other.complete):
         return False
     if isinstance(one, PackedPullTable) and isinstance(other, PackedPullTable):
-        return np.array_equal(one._keys, other._keys) and np.array_equal(one._depths, other._depths)
+        return np.array_equal(one._table.keys(), other._table.keys()) and np.array_equal(
+            one._table.values(), other._table.values()
+        )
     if isinstance(one, PackedPullTable):
         one, other = other, one
     shift = one.shift
@@ -121,6 +123,59 @@ def test_packed_it_is_the_dict_table(draw):
         if not packed.complete:
             whole = layers_up_to(whole, packed.radius)
         assert same_table(whole, packed), room
+
+
+def test_packed_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
+    """Blocks cut and layers closed a few keys at a time (as the big tables are)."""
+    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
+    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 64)
+    monkeypatch.setattr(sokoban_pulls_packed, "SAMPLE", 4)
+    for room in random_rooms(430, 6) + [microban(30)[29][0]]:
+        packed = table_for(room, 20_000, "packed")
+        assert len(packed._table._keys) > 1 or len(packed) <= 40
+        whole = table_for(room, 10**9 if packed.complete else 40_000, "dict")
+        if not packed.complete:
+            whole = layers_up_to(whole, packed.radius)
+        assert same_table(whole, packed), room
+
+
+def test_packed_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
+    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
+    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 16)
+    monkeypatch.setattr(sokoban_pulls_packed, "SAMPLE", 2)
+    lvl = microban(6)[5][0]
+    whole = table_for(lvl, 10**9, "packed")
+    board = compile_board(lvl)
+    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    closing = [False]
+    real_close = PackedPullTable._close_layer
+
+    def close(self, control):
+        closing[0] = True
+        try:
+            real_close(self, control)
+        finally:
+            closing[0] = False
+
+    monkeypatch.setattr(PackedPullTable, "_close_layer", close)
+    stopped = set()  # the radii stopped at: once each, at the 2nd look at the budget in a closing
+
+    def should_stop() -> bool:
+        if not closing[0] or table.radius in stopped:
+            return False
+        looks.append(1)
+        if len(looks) == 2:
+            stopped.add(table.radius)
+        return len(looks) == 2
+
+    for _ in range(100):
+        looks = []
+        try:
+            table.grow(Control(should_stop=should_stop), None, 10**9)
+            break
+        except Stopped:
+            pass
+    assert table.complete and len(stopped) > 5 and same_table(table, whole)
 
 
 def test_packed_its_numbers_are_one_to_one():
@@ -243,6 +298,7 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
+    monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.002)  # 60 ms a half
     lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
     grown.clear()
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
