@@ -84,6 +84,9 @@ class SortedBlocks:
             self._size += len(piece)
             self._replace(index, index + 1, merged, values)
 
+    def nbytes(self) -> int:
+        return sum(keys.nbytes + values.nbytes for keys, values in zip(self._keys, self._values))
+
     def keys(self) -> np.ndarray:
         """Every key, in order (a copy)."""
         return np.concatenate(self._keys) if self._keys else np.zeros(0, dtype=np.uint64)

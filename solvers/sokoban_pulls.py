@@ -39,7 +39,7 @@ class PullTable:
     """Positions within `radius` pulls of the goal and their exact pushes left; `grow`
     extends it (a layer at a time, resumable: the search grows it as it goes on)."""
 
-    BYTES_PER_ENTRY = 150  # measured: a dict entry with its int key, the frontier's region ints
+    bytes_per_entry = 150  # measured: a dict entry with its int key, the frontier's region ints
 
     def __init__(self, board: Board, start_boxes: int) -> None:
         self.board = board
@@ -64,12 +64,20 @@ class PullTable:
     def __len__(self) -> int:
         return len(self.table)
 
+    def nbytes(self) -> int:
+        """The memory it holds, about."""
+        return len(self.table) * self.bytes_per_entry
+
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier:
         # a table that came that way is only looked up, never grown on
         state = self.__dict__.copy()
         state.update(_layer=None, _made=None, _done=0)
         return state
+
+    def stop_growing(self) -> None:
+        """Let go of the positions kept to grow on (looked up only from now on)."""
+        self.__dict__.update(self.__getstate__())
 
     def bound(self, boxes: int, player: int) -> int:
         """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
@@ -120,9 +128,11 @@ def grown_in_halves(
     table: PullTable | PackedPullTable, control: Control, half: float, most: int, matching: int
 ) -> PullTable | PackedPullTable | None:
     """The table grown for `half` seconds, and for `half` more only if that took it past the
-    start's `matching`; None if it did not (it would only leave the bound wandering)."""
+    start's `matching`; None if it did not (it would only leave the bound wandering). It
+    grows no further after."""
     table.grow(control, half, most)
     if table.beyond <= matching:
         return None
     table.grow(control, half, most)
+    table.stop_growing()  # (only looked up from now on: the frontier would be dead weight)
     return table

@@ -31,9 +31,11 @@ from fewest.solvers.sokoban_board import Board, cells_of, pullable_to, pushable_
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
 MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
-CHUNK = 16384  # positions pulled from at a time (the budget is looked at between)
+CHUNK = 8192  # positions pulled from at a time (the budget is looked at between)
 SPAN = 1 << 18  # keys made, about, closed into the table at a time (the same)
 SAMPLE = 64  # one key in SAMPLE of what a layer made marks out the spans
+FRONTIER = 1.75  # positions held to pull from or to close, per entry, at most (measured:
+# 1.6 on Microban #93 and #144, a table of 5M stopped midway through a layer)
 DEEPEST = 255  # depths are bytes
 ONE = np.uint64(1)
 
@@ -62,7 +64,6 @@ def fits(board: Board, start_boxes: int) -> bool:
 class PackedPullTable:
     """PullTable's interface (bound, grow, radius, beyond, complete, len) on numpy arrays."""
 
-    BYTES_PER_ENTRY = 9 + 40  # a key and a depth; the frontier's words and sorting's copies, for a share
 
     def __init__(self, board: Board, start_boxes: int) -> None:
         layout = _layout(board, start_boxes)
@@ -70,6 +71,9 @@ class PackedPullTable:
             raise ValueError("this board does not fit the packed pull table (use PullTable)")
         self.board = board
         self._base, self._words, landing, live, self._rank_bits = layout
+        # memory while growing, per entry: a key and a depth, and the positions still to
+        # pull from or to close (packed boxes, box and region words) for a share
+        self.bytes_per_entry = 9 + int(FRONTIER * (8 + 16 * self._words))
         self.radius = 0
         self.complete = False
         self.beyond = 1
@@ -135,11 +139,21 @@ class PackedPullTable:
     def __len__(self) -> int:
         return len(self._table)
 
+    def nbytes(self) -> int:
+        """The memory its arrays hold now (the table, and the frontier unless sent)."""
+        arrays = [array for piece in self._layer or () for array in piece]
+        arrays += [array for part in self._made or () for array in part]
+        return self._table.nbytes() + sum(array.nbytes for array in arrays)
+
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier: looked up only
         state = self.__dict__.copy()
         state.update(_layer=None, _made=None, _done=(0, 0))
         return state
+
+    def stop_growing(self) -> None:
+        """Let go of the positions kept to grow on (looked up only from now on)."""
+        self.__dict__.update(self.__getstate__())
 
     def _split(self, mask: int) -> np.ndarray:
         """A padded bit set -> its words, shape (words, 1)."""

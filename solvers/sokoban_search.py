@@ -130,6 +130,7 @@ def _search(
     apart = weight == 1 and control.budget.seconds is not None and spare_core()
     pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
     near: PullTable | PackedPullTable | None = None
+    near_bytes = 0  # the memory it holds (looked at when it grows)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
     def matched(boxes: int, stuck: int, walls: Tables, player: int) -> tuple[int, tuple]:
@@ -204,7 +205,7 @@ def _search(
             growing = near or pull_table(board, start >> shift)
             if near is None and isinstance(growing, PullTable):
                 big.append(growing.table)
-            most = _pulls_most(control.budget, growing.BYTES_PER_ENTRY)
+            most = _pulls_most(control.budget, growing.bytes_per_entry)
             seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * PULLS_SHARE / 2
@@ -212,19 +213,22 @@ def _search(
                     helpers.append(PullsApart(growing, half, most, left0))
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
+                near_bytes = near.nbytes() if near else 0
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near = growing
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
+                near_bytes = near.nbytes()
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
             if helpers and helpers[-1].ready():
                 near = helpers.pop().take()  # the table grown beside the search (None: dropped)
+                near_bytes = near.nbytes() if near else 0
                 if isinstance(near, PullTable):
                     big.append(near.table)
             control.stored = len(table)
-            held = queued * queued_bytes + (len(near) * near.BYTES_PER_ENTRY if near else 0)
+            held = queued * queued_bytes + near_bytes
             control.bytes_per_entry = 270 + held // len(table)
             control.bound = (bucket_id >> LOW) // MAJOR
             control.check()

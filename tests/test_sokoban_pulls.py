@@ -219,6 +219,22 @@ def test_grown_in_pieces_it_is_the_same_table(kind):
     assert stopped.radius == 0 and {stopped.bound(board.goals, cell) for cell in range(board.size) if board.floor >> cell & 1 and not board.goals >> cell & 1} == {0}
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_done_growing_it_lets_go_of_its_frontier_and_answers_the_same(kind):
+    lvl = microban(93)[92][0]
+    table = table_for(lvl, 30_000, kind)
+    asked = list(positions(lvl, random.Random(7), 40))
+    before = [bound_at(table, state) for state in asked], len(table), table.radius, table.beyond
+    held = table.nbytes()
+    table.stop_growing()
+    assert ([bound_at(table, state) for state in asked], len(table), table.radius, table.beyond) == before
+    with pytest.raises(ValueError):
+        table.grow(Control(), None, 10**9)
+    if kind == "packed":  # the frontier was most of it; a key and a depth an entry are left
+        assert held > 2 * table.nbytes() and table.nbytes() < 10 * len(table) + 2**16
+        assert held < table.bytes_per_entry * len(table)
+
+
 def use_kind(monkeypatch, kind: str) -> type:
     """Make the search build tables of this kind; the class whose methods to watch."""
     monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "packed")
