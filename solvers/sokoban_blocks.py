@@ -81,7 +81,6 @@ class SortedBlocks:
             at, piece = at[fresh], piece[fresh]
             merged = np.insert(block, at, piece)
             values = np.insert(self._values[index], at, np.uint8(value))
-            self._size += len(piece)
             self._replace(index, index + 1, merged, values)
 
     def nbytes(self) -> int:
@@ -106,8 +105,7 @@ class SortedBlocks:
 
     def _replace(self, start: int, stop: int, keys: np.ndarray, values: np.ndarray) -> None:
         """Blocks start..stop become `keys` (sorted), cut into blocks of at most MOST."""
-        if start == stop:
-            self._size += len(keys)
+        self._size += len(keys) - sum(map(len, self._keys[start:stop]))
         count = -(-len(keys) // MOST) if len(keys) > MOST else 1
         bounds = [len(keys) * k // count for k in range(count + 1)]
         pieces = [(keys[a:b], values[a:b]) for a, b in zip(bounds, bounds[1:])]

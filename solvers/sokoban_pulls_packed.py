@@ -64,7 +64,6 @@ def fits(board: Board, start_boxes: int) -> bool:
 class PackedPullTable:
     """PullTable's interface (bound, grow, radius, beyond, complete, len) on numpy arrays."""
 
-
     def __init__(self, board: Board, start_boxes: int) -> None:
         layout = _layout(board, start_boxes)
         if layout is None:

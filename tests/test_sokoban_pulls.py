@@ -108,6 +108,14 @@ def layers_up_to(table: PullTable, radius: int) -> PullTable:
     return table
 
 
+def dict_table_like(room: S.Level, packed: PackedPullTable, most: int) -> PullTable:
+    """The dict table for `room` with the packed one's layers: all of them when it is
+    complete, else grown to `most` entries and cut to its radius."""
+    if packed.complete:
+        return table_for(room, kind="dict")
+    return layers_up_to(table_for(room, most, "dict"), packed.radius)
+
+
 @pytest.mark.parametrize("draw", [None, wide_room])
 def test_packed_it_is_the_dict_table(draw):
     rooms = random_rooms(420, 12, draw)
@@ -119,10 +127,7 @@ def test_packed_it_is_the_dict_table(draw):
         assert fits(board, start)
         packed = table_for(room, 40_000, "packed")
         assert draw is None or packed._words >= 3
-        whole = table_for(room, 10**9 if packed.complete else 60_000, "dict")
-        if not packed.complete:
-            whole = layers_up_to(whole, packed.radius)
-        assert same_table(whole, packed), room
+        assert same_table(dict_table_like(room, packed, 60_000), packed), room
 
 
 def test_packed_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
@@ -133,10 +138,7 @@ def test_packed_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
     for room in random_rooms(430, 6) + [microban(30)[29][0]]:
         packed = table_for(room, 20_000, "packed")
         assert len(packed._table._keys) > 1 or len(packed) <= 40
-        whole = table_for(room, 10**9 if packed.complete else 40_000, "dict")
-        if not packed.complete:
-            whole = layers_up_to(whole, packed.radius)
-        assert same_table(whole, packed), room
+        assert same_table(dict_table_like(room, packed, 40_000), packed), room
 
 
 def test_packed_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
