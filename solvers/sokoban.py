@@ -27,7 +27,7 @@ from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_pairs import pair_bound
-from fewest.solvers.sokoban_room import room_bound
+from fewest.solvers.sokoban_room import room_bounds
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import Tables, build_tables
 
@@ -127,7 +127,7 @@ def warm_up(level: Level) -> None:
     board = compile_board(level)
     tables = build_tables(board)
     pair_bound(board)
-    room_bound(board, tables.live, bin(board.goals).count("1"))
+    room_bounds(board, tables.live, bin(board.goals).count("1"))
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:

@@ -6,7 +6,9 @@ through a door, and the room must take them one at a time. Split each push
 by where it puts its box: inside the room (the doors included) or outside.
 
 - Outside: a box outside needs at least its pushes to a cell in front of a
-  door (a lone box, never entering the room on the way).
+  door (a lone box, never entering the room on the way, the player starting
+  on its side of the box: where a box splits the floor, its side counts as
+  in the push-distance tables).
 - Inside: drop every box outside, and let a box appear on an empty door
   whenever the player stands behind it outside (one push: the push through
   the door); a box pushed out through a door vanishes (its way back is not
@@ -20,6 +22,12 @@ A plan for the level, read this way, is a plan for the room, so the sum of
 the two parts never overestimates the pushes left; unlike the matching it
 sees the order in which a crowded room must be filled. A room position the
 backward search never reaches can never be finished: a deadlock.
+
+A level may have two such rooms: the smallest behind one doorway and the
+smallest behind two (Microban #153: the left third of the level behind one
+cell, the goal corner alone behind two). Each is a bound; the search takes
+the larger. The large room sees more of the level's order, the small one
+counts the long way each box takes to reach it.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from fewest.solvers.sokoban_tables import UNREACHABLE, pull_distances, sides_of
 
 MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
 HOPELESS = 50 * MAX_STATES  # box sets of the room's live cells beyond which the build is not tried
+NESTED_PAIRS = 10_000  # pairs of cells tried as the doors of a room within a one-doorway room (~0.4 s)
 
 
 class RoomBound:
@@ -55,21 +64,42 @@ class RoomBound:
             value = where(value, player)
         to_door = self._to_door
         for cell in cells_of(boxes & self.outside):
-            value += to_door[cell]
+            pushes = to_door[cell]
+            value += pushes if pushes.__class__ is int else _side(pushes, player)
         return value
 
 
-def _to_door(board: Board, doors: int, room: int) -> list[int]:
+def _to_door(board: Board, doors: int, room: int) -> list:
     """Per cell (a list): pushes that bring a lone box from there, outside, to a cell in
-    front of a door, the box staying outside (UNREACHABLE where it cannot)."""
+    front of a door, the box staying outside (UNREACHABLE where it cannot); where the
+    side of the box the player starts on matters, ((side's region mask, pushes), ...)."""
     outside = board.floor & ~room
     sides = sides_of(board)  # the player may walk anywhere, through the room too
-    pushes = [UNREACHABLE] * board.size
+    by_side: dict[tuple[int, int], int] = {}  # (cell, side label) -> pushes
     for door in cells_of(doors):
-        for (cell, _), count in pull_distances(board, sides, door, outside | (1 << door)).items():
-            if cell != door:
-                pushes[cell] = min(pushes[cell], count - 1)  # the push through the door is the room's
+        for key, count in pull_distances(board, sides, door, outside | (1 << door)).items():
+            if key[0] != door:  # the push through the door is the room's
+                by_side[key] = min(by_side.get(key, UNREACHABLE), count - 1)
+    pushes: list = [UNREACHABLE] * board.size
+    for cell in cells_of(outside):
+        labels = sorted(set(sides[cell]) - {-1})
+        values = [by_side.get((cell, label), UNREACHABLE) for label in labels]
+        if len(set(values)) <= 1:
+            pushes[cell] = values[0] if values else UNREACHABLE
+        else:
+            around = board.floor & ~(1 << cell)
+            regions = [board.reach(cell + board.steps[label], around) for label in labels]
+            pushes[cell] = tuple(zip(regions, values))
     return pushes
+
+
+def _side(sides: tuple, player: int) -> int:
+    """The pushes for the side the player is on; the least of them when it is on none
+    (it cannot reach the box at all: every side still bounds)."""
+    for region, pushes in sides:
+        if (region >> player) & 1:
+            return pushes
+    return min(pushes for _, pushes in sides)
 
 
 def _room_table(board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> dict:
@@ -138,19 +168,23 @@ class _TooLarge(Exception):
     """The room has more positions than the table may hold."""
 
 
-def find_room(board: Board) -> tuple[int, int] | None:
-    """(door cells, room) as masks for the smallest room that holds every goal behind one
-    doorway, else behind two; None when there is none (or it would be all the floor).
+def find_rooms(board: Board) -> list[tuple[int, int]]:
+    """(door cells, room) as masks: the smallest room that holds every goal behind one
+    doorway, then the smallest behind two, where there are such rooms (not all the floor).
     (The smallest room of all would often be a tight ring of cells around the goals,
-    which sees no order of filling: one doorway is tried first.)"""
+    which sees no order of filling: the one-doorway room is not left out for it.) With
+    a one-doorway room, the two doors are looked for inside it (a room within the room),
+    and not at all when it has more than NESTED_PAIRS pairs of cells (seconds of work
+    on a large level, for a room that would rarely be small enough for a table)."""
     floor, goals = board.floor, board.goals
     if not goals:
-        return None
-    doorways = [1 << door for door in cells_of(floor & ~goals)]
-    best = _smallest(board, doorways)
-    if best is None:
-        best = _smallest(board, [a | b for a, b in combinations(doorways, 2)])
-    return best
+        return []
+    one = _smallest(board, [1 << door for door in cells_of(floor & ~goals)])
+    doorways = [1 << door for door in cells_of((floor if one is None else one[1]) & ~goals)]
+    two = None
+    if one is None or comb(len(doorways), 2) <= NESTED_PAIRS:
+        two = _smallest(board, [a | b for a, b in combinations(doorways, 2)])
+    return [room for room in (one, two) if room is not None]
 
 
 def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
@@ -170,27 +204,23 @@ def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
     return best
 
 
-_built: dict[tuple, RoomBound | None] = {}  # (board, live cells, box count) -> its bound
+_built: dict[tuple, list[RoomBound]] = {}  # (board, live cells, box count) -> its bounds
 KEEP = 16  # boards remembered
 
 
-def room_bound(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> RoomBound | None:
-    """The room bound of a board (remembered), or None when it has no such room or the
-    room is too large for a table. `check` may raise to stop a long build."""
+def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> list[RoomBound]:
+    """The room bounds of a board (remembered): none when it has no such room or the
+    rooms are too large for a table. `check` may raise to stop a long build."""
     key = (board, live, box_count)
     if key not in _built:
-        found = find_room(board)
-        bound = None
-        if (
-            found is not None
-            and box_count == bin(board.goals).count("1")
-            and comb(bin(found[1] & live).count("1"), box_count) <= HOPELESS
-        ):
-            try:
-                bound = RoomBound(board, live, *found, box_count, check)
-            except _TooLarge:
-                pass
+        bounds = []
+        for doors, room in find_rooms(board) if box_count == bin(board.goals).count("1") else []:
+            if comb(bin(room & live).count("1"), box_count) <= HOPELESS:
+                try:
+                    bounds.append(RoomBound(board, live, doors, room, box_count, check))
+                except _TooLarge:
+                    pass
         if len(_built) >= KEEP:
             _built.pop(next(iter(_built)))
-        _built[key] = bound
+        _built[key] = bounds
     return _built[key]

@@ -13,7 +13,7 @@ overestimates either metric. A box's distances are those for the side of it
 the player is on (sokoban_tables.py: a box in a doorway, pushed from inside
 the room, may have a long way round). When a node is taken out of the queue
 the pair bound (sokoban_pairs.py) or, once the search is no longer small, the
-goal room bound (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
+goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it. The
 bound is admissible but not always consistent (those raise it on some nodes
 only), so a node whose cost improves is re-opened; a goal is
@@ -50,7 +50,7 @@ from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, grown_in_halves, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
-from fewest.solvers.sokoban_room import room_bound
+from fewest.solvers.sokoban_room import room_bounds
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
 
@@ -198,9 +198,8 @@ def _search(
         control.tick()
         if room_due and control.expanded >= room_due:
             room_due = 0
-            room = room_bound(board, tables.live, bin(boxes).count("1"), control.check)
-            if room is not None:
-                lazy.append(room.bound)
+            rooms = room_bounds(board, tables.live, bin(boxes).count("1"), control.check)
+            lazy += [room.bound for room in rooms]
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
             if near is None and isinstance(growing, PullTable):

@@ -1,4 +1,4 @@
-"""The goal room bound: it finds the one doorway to the goals, it never exceeds the
+"""The goal room bounds: they find the doorways to the goals, they never exceed the
 optimum (checked against an independent Dijkstra over single steps), its deadlocks
 are real, and the search that uses it proves the same optimum as without it."""
 
@@ -10,7 +10,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost
 from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_room import find_room, room_bound
+from fewest.solvers.sokoban_room import find_rooms, room_bounds
 from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
 from tests.sokoban_support import checked, level, lexicographic_optimum, microban, positions, room_level, solve
 
@@ -23,15 +23,16 @@ TWO_ROOMS = """\
 
 
 def bounds_of(lvl: S.Level, state: S.State) -> tuple[int, int] | None:
-    """(matching, room bound) of the position; None where the board has no goal room."""
+    """(matching, the larger room bound) of the position; None where the board has no goal room."""
     board = compile_board(lvl)
     tables = build_tables(board)
     boxes = board.mask(state.boxes) & board.floor
-    room = room_bound(board, tables.live, bin(boxes).count("1"))
-    if room is None:
+    rooms = room_bounds(board, tables.live, bin(boxes).count("1"))
+    if not rooms:
         return None
     rows = [tables.rows[cell] for cell in cells_of(boxes)]
-    return matching_cost(rows, assign(rows)), room.bound(boxes, board.inside(state.player))
+    player = board.inside(state.player)
+    return matching_cost(rows, assign(rows)), max(room.bound(boxes, player) for room in rooms)
 
 
 def doorway_level(rng: random.Random) -> S.Level | None:
@@ -108,7 +109,7 @@ def test_it_sees_the_order_a_room_is_filled_in(number):
 def test_the_doorway_is_found():
     lvl = level(TWO_ROOMS)
     board = compile_board(lvl)
-    doors, room = find_room(board)
+    doors, room = find_rooms(board)[0]
     assert doors == 1 << board.inside(2 * lvl.width + 3)  # the first cell on the way out: the smallest room
     assert room & board.goals == board.goals and bin(room).count("1") == 9  # the door with it
 
@@ -116,7 +117,7 @@ def test_the_doorway_is_found():
 def test_two_doorways_make_a_room_when_one_does_not():
     lvl = level("#########\n#.  #   #\n#.    $ #\n#   # @ #\n#     $ #\n#########")
     board = compile_board(lvl)
-    doors, room = find_room(board)
+    [(doors, room)] = find_rooms(board)
     assert doors == (1 << board.inside(2 * lvl.width + 3)) | (1 << board.inside(4 * lvl.width + 3))
     assert room & board.goals == board.goals and bin(room).count("1") == 3 * 4
 
@@ -125,7 +126,7 @@ def test_a_level_without_a_doorway_has_no_room():
     # one open room: only a corner is cut off by one or two cells, and every corner is a goal
     lvl = level("######\n#.$ .#\n# $@ #\n#.$$.#\n######")
     board = compile_board(lvl)
-    assert room_bound(board, build_tables(board).live, 4) is None
+    assert room_bounds(board, build_tables(board).live, 4) == []
 
 
 def test_a_room_far_too_large_for_a_table_is_not_tried(monkeypatch):
@@ -136,7 +137,7 @@ def test_a_room_far_too_large_for_a_table_is_not_tried(monkeypatch):
         raise AssertionError("the table build was started")
 
     monkeypatch.setattr("fewest.solvers.sokoban_room._room_table", built)
-    assert room_bound(board, build_tables(board).live, 8) is None
+    assert room_bounds(board, build_tables(board).live, 8) == []
 
 
 def test_a_build_stops_when_the_search_is_stopped():
@@ -151,6 +152,30 @@ def test_a_build_stops_when_the_search_is_stopped():
             raise Stopped("cancelled")
 
     with pytest.raises(Stopped):
-        room_bound(board, live, 10, check)
+        room_bounds(board, live, 10, check)
     assert len(calls) == 4
-    assert room_bound(board, live, 10) is not None  # nothing half-built was kept
+    assert len(room_bounds(board, live, 10)) == 2  # nothing half-built was kept
+
+
+def test_a_box_outside_counts_from_the_side_the_player_is_on():
+    # The player stands in the doorway, west of the box: it cannot get round to push the
+    # box in, so the box first goes east. Either side alone would say 11.
+    lvl = level("#########\n#   #  ##\n#.  # $ #\n#   @$  #\n# . #   #\n#########")
+    state = S.initial_state(lvl)
+    assert bounds_of(lvl, state) == (11, 13)
+    assert lexicographic_optimum(lvl, "pushes", state)[0] == 13
+
+
+def test_the_rooms_behind_one_doorway_and_behind_two_are_both_bounds():
+    """Microban #153: the left third of the level lies behind one cell, the goal corner
+    alone behind two; the small room counts the long way each box takes to reach it."""
+    lvl = microban(153)[152][0]
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    (one_door, large), (two_doors, small) = find_rooms(board)
+    assert bin(one_door).count("1") == 1 and bin(two_doors).count("1") == 2
+    assert small & large == small and bin(small).count("1") == 12  # ten goals and two doors
+    state = S.initial_state(lvl)
+    boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
+    values = [room.bound(boxes, player) for room in room_bounds(board, tables.live, 10)]
+    assert values == [231, 318]
