@@ -14,8 +14,10 @@ the player is on (sokoban_tables.py: a box in a doorway, pushed from inside
 the room, may have a long way round). When a node is taken out of the queue
 the pair bound (sokoban_pairs.py) or, once the search is no longer small, the
 goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
-pushes left near the goal) may raise h, and the node goes back in with it. The
-bound is admissible but not always consistent (those raise it on some nodes
+pushes left near the goal) may raise h, and the node goes back in with it.
+So does the walk to its nearest push, once known (moves spent before the next
+push whatever it is; mostly none, the player standing behind the box just
+pushed). The bound is admissible but not always consistent (those raise it on some nodes
 only), so a node whose cost improves is re-opened; a goal is
 accepted only when it leaves the queue, which makes it optimal. On a board
 with mirror symmetry (sokoban_symmetry.py) the table keeps one entry for all
@@ -164,7 +166,8 @@ def _search(
     while ids:
         bucket_id = ids[0]
         bucket = buckets[bucket_id]
-        key, info, here = bucket.pop()
+        item = bucket.pop()
+        key, info, here = item[0], item[1], item[2]
         order, rows, u, v, p, stuck, walls, matching = info
         queued -= 1
         if not bucket:
@@ -172,6 +175,8 @@ def _search(
             del buckets[bucket_id]
         pushes_left = bucket_id & ((1 << LOW) - 1)
         g = (bucket_id >> LOW) - pushes_left * lift
+        if len(item) > 3:
+            g -= item[3]  # the walk to its nearest push, counted in when it was taken out before
         boxes = key >> shift
         player = key & player_bits
         entry = table[here]
@@ -195,7 +200,8 @@ def _search(
                 _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
                 queued += 1
                 continue
-        control.tick()
+        if len(item) == 3:  # (taken out again with its walk counted in: one expansion, not two)
+            control.tick()
         if room_due and control.expanded >= room_due:
             room_due = 0
             rooms = room_bounds(board, tables.live, bin(boxes).count("1"), control.check)
@@ -286,9 +292,12 @@ def _search(
         if parent is not None and probe.dead(tables, boxes, player, seen, (code >> 2) + steps[code & 3]):
             continue
         walk = {}
+        nearest = -1
         for distance, layer in enumerate(layers):
             hit = layer & wanted
             if hit:
+                if nearest < 0:
+                    nearest = distance
                 wanted ^= hit
                 while hit:
                     low = hit & -hit
@@ -296,6 +305,13 @@ def _search(
                     hit ^= low
                 if not wanted:
                     break
+        if nearest > 0 and len(item) == 3:
+            # Every plan from here walks at least that far before its next push: back into the
+            # queue with it counted (once), its children are made when it comes out again.
+            raised = nearest * per_step
+            _enqueue_item(buckets, ids, bucket_id + (raised << LOW), (key, info, here, raised))
+            queued += 1
+            continue
 
         trows, sided = walls.rows, walls.sided
         column = [0] * len(order)  # column[row] = goal column (1-based) matched to that row
@@ -420,12 +436,16 @@ def _pushed(
 
 
 def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple, canonical: int) -> None:
+    _enqueue_item(buckets, ids, bucket_id, (key, info, canonical))
+
+
+def _enqueue_item(buckets: dict, ids: list, bucket_id: int, item: tuple) -> None:
     entries = buckets.get(bucket_id)
     if entries is None:
-        buckets[bucket_id] = [(key, info, canonical)]
+        buckets[bucket_id] = [item]
         heapq.heappush(ids, bucket_id)
     else:
-        entries.append((key, info, canonical))
+        entries.append(item)
 
 
 def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:

@@ -12,6 +12,7 @@ from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
+from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign
 from fewest.solvers.sokoban_bench import format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
@@ -71,6 +72,27 @@ def test_pushes_metric_matches_an_independent_dijkstra(seed):
             continue
         moves, pushes = checked(room, solution)
         assert (pushes, moves) == expected
+
+
+@pytest.mark.parametrize("metric", solver.METRICS)
+def test_the_walk_to_the_nearest_push_raises_the_bound_and_keeps_plans_optimal(metric, monkeypatch):
+    only_push_search(monkeypatch)
+    raised = []
+    enqueue = search._enqueue_item
+
+    def counted(buckets, ids, bucket_id, item):
+        raised.append(len(item) > 3)  # (key, info, table key, walk counted in)
+        enqueue(buckets, ids, bucket_id, item)
+
+    monkeypatch.setattr(search, "_enqueue_item", counted)
+    rng = random.Random(120)
+    for room in random_rooms(120, 20):
+        for state in [S.initial_state(room), *positions(room, rng, 3)]:  # mid-game: walks
+            expected = lexicographic_optimum(room, metric, state)
+            if expected is not None:
+                moves, pushes = checked(room, solve(room, metric, state), state)
+                assert ((moves, pushes) if metric == "moves" else (pushes, moves)) == expected
+    assert any(raised) and not all(raised)  # not vacuous: some nodes, not all, walk first
 
 
 def test_solving_from_a_position_in_mid_game():
