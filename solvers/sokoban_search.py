@@ -17,8 +17,8 @@ goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it.
 So does the walk to its nearest push, once known (moves spent before the next
 push whatever it is; mostly none, the player standing behind the box just
-pushed). The bound is admissible but not always consistent (those raise it on some nodes
-only), so a node whose cost improves is re-opened; a goal is
+pushed). The bound is admissible but not always consistent (those raise it
+on some nodes only), so a node whose cost improves is re-opened; a goal is
 accepted only when it leaves the queue, which makes it optimal. On a board
 with mirror symmetry (sokoban_symmetry.py) the table keeps one entry for all
 images of a position.
@@ -186,7 +186,7 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return replay(board, symmetry, shift, _chain(table, here), start), g
-        if (lazy or near) and pushes_left == matching:
+        if (lazy or near) and pushes_left == matching and len(item) == 3:  # (asked once)
             left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
             # Within its radius the pull table is exact; beyond it, well above the matching,
             # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
