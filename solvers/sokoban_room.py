@@ -214,7 +214,8 @@ def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambd
     key = (board, live, box_count)
     if key not in _built:
         bounds = []
-        for doors, room in find_rooms(board) if box_count == bin(board.goals).count("1") else []:
+        rooms = find_rooms(board) if box_count == bin(board.goals).count("1") else []
+        for doors, room in rooms:
             if comb(bin(room & live).count("1"), box_count) <= HOPELESS:
                 try:
                     bounds.append(RoomBound(board, live, doors, room, box_count, check))

@@ -177,9 +177,9 @@ def _search(
             heapq.heappop(ids)
             del buckets[bucket_id]
         pushes_left = bucket_id & ((1 << LOW) - 1)
-        g = (bucket_id >> LOW) - pushes_left * lift
-        if len(item) > 3:
-            g -= item[3]  # the walk to its nearest push, counted in when it was taken out before
+        # the walk to its nearest push, counted in when it was taken out before (0: not yet)
+        walked = item[3] if len(item) > 3 else 0
+        g = (bucket_id >> LOW) - pushes_left * lift - walked
         boxes = key >> shift
         player = key & player_bits
         entry = table[here]
@@ -189,7 +189,7 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return replay(board, symmetry, shift, _chain(table, here), start), g
-        if (lazy or near) and pushes_left == matching and len(item) == 3:  # (asked once)
+        if (lazy or near) and pushes_left == matching and not walked:  # (asked once)
             left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
             # Within its radius the pull table is exact; beyond it, well above the matching,
             # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
@@ -203,7 +203,7 @@ def _search(
                 _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
                 queued += 1
                 continue
-        if len(item) == 3:  # (taken out again with its walk counted in: one expansion, not two)
+        if not walked:  # (taken out again with its walk counted in: one expansion, not two)
             control.tick()
         if room_due and control.expanded >= room_due:
             room_due = 0
@@ -258,7 +258,7 @@ def _search(
 
         loose = boxes & ~stuck
         candidates, movable, wanted = open_pushes(steps, loose, seen, walls.live & ~boxes)
-        if walk_first and wanted and len(item) == 3 and not layers[0] & wanted:
+        if walk_first and wanted and not walked and not layers[0] & wanted:
             # Every plan from here walks at least to the nearest push first (of those open
             # now, some may yet prove dead: a lower bound): back into the queue with that
             # walk counted in, once; its children are made when it comes out again.
