@@ -49,11 +49,11 @@ NESTED_PAIRS = 10_000  # pairs of cells tried as the doors of a room within a on
 class RoomBound:
     """The room's table and each outside cell's pushes to a door."""
 
-    def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> None:
+    def __init__(self, board: Board, doors: int, room: int, table: dict) -> None:
         self.room = room
         self.outside = board.floor & ~room
         self._to_door = _to_door(board, doors, room)
-        self._table = _room_table(board, live & room, doors, room, box_count, check)
+        self._table = table
 
     def bound(self, boxes: int, player: int) -> int:
         """A lower bound on the pushes that put these boxes on goals."""
@@ -102,70 +102,93 @@ def _side(sides: tuple, player: int) -> int:
     return min(pushes for _, pushes in sides)
 
 
-def _room_table(board: Board, live: int, doors: int, room: int, box_count: int, check: Callable) -> dict:
-    """Backward BFS over (room boxes, player's region) from the filled room:
-    {room boxes: pushes, or ((region mask, pushes), ...) where the player's side matters}.
-    `check` is called now and then (it raises to stop the build)."""
-    floor, steps = board.floor, board.steps
-    regions = Regions(board)
-    goals = board.goals
-    # (door, step to an outside neighbour): the ways a box comes in (and goes out)
-    entries = [
-        (door, step)
-        for door in cells_of(doors)
-        for step in steps
-        if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1
-    ]
-    distance: dict[tuple[int, int], int] = {}
-    queue: deque = deque()
-    for region in regions.masks(goals):
-        distance[goals, region] = 0
-        queue.append((goals, region))
-    while queue:
-        state = queue.popleft()
-        mask, region = state
-        here = distance[state]
-        if not len(distance) & 1023:
-            check()
-        following = []  # (state, added cost)
-        for box in cells_of(mask):
-            for step in steps:
-                # the player on box - step pulls the box there and backs onto box - 2 step
-                into, behind = box - step, box - 2 * step
-                if not (region >> into) & 1 or not (room >> into) & 1 or not (live >> into) & 1:
-                    continue
-                if not (floor >> behind) & 1 or (mask >> behind) & 1:
-                    continue
-                pulled = mask ^ (1 << box) ^ (1 << into)
-                following.append(((pulled, regions.of(pulled, behind)), 1))
-        for door, step in entries:
-            if (mask >> door) & 1:
-                # undo a box's arrival: pushed from door + step by a player on door + 2 step
-                start = door + 2 * step
-                if (region >> (door + step)) & 1 and (floor >> start) & 1 and not (mask >> start) & 1:
-                    emptied = mask ^ (1 << door)
-                    following.append(((emptied, regions.of(emptied, start)), 1))
-            elif (region >> door) & 1 and bin(mask).count("1") < box_count:
-                # undo a box leaving: pushed from the door towards door + step, player behind
-                start = door - step
-                if (floor >> start) & 1 and not (mask >> start) & 1:
-                    filled = mask | (1 << door)
-                    following.append(((filled, regions.of(filled, start)), 0))
-        for after, cost in following:
-            known = distance.get(after)
-            if known is None and len(distance) >= MAX_STATES:
-                raise _TooLarge
-            if known is None or known > here + cost:
-                distance[after] = here + cost
-                if cost:
-                    queue.append(after)
-                else:
-                    queue.appendleft(after)
-    return regions.fold(distance)
+class _RoomSearch:
+    """The backward search behind a room's table: breadth-first over (room boxes,
+    player's region) from the filled room, resumable (a search asks for a table in
+    step with its own work, and one that outgrew the first ask goes on from there).
+    Its answers: {room boxes: pushes, or ((region mask, pushes), ...) where the
+    player's side matters}."""
+
+    def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int) -> None:
+        self._board, self._live, self._room, self._box_count = board, live, room, box_count
+        self._regions = Regions(board)
+        floor, steps = board.floor, board.steps
+        # (door, step to an outside neighbour): the ways a box comes in (and goes out)
+        self._entries = [
+            (door, step)
+            for door in cells_of(doors)
+            for step in steps
+            if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1
+        ]
+        self._distance: dict[tuple[int, int], int] = {}
+        self._queue: deque = deque()
+        self._taken = 0  # states taken from the queue (check is called every 1024)
+        goals = board.goals
+        for region in self._regions.masks(goals):
+            self._distance[goals, region] = 0
+            self._queue.append((goals, region))
+
+    def __len__(self) -> int:
+        return len(self._distance)
+
+    def grow(self, check: Callable, most: int = MAX_STATES) -> bool:
+        """Search on until every position is found (True) or `most` are (False); raises
+        _TooLarge past MAX_STATES. `check` is called now and then, before a state is
+        taken: when it raises to stop the build, the search is whole and can go on later."""
+        board, live, room, box_count = self._board, self._live, self._room, self._box_count
+        floor, steps = board.floor, board.steps
+        regions, entries, distance, queue = self._regions, self._entries, self._distance, self._queue
+        while queue:
+            if len(distance) >= most:
+                if most >= MAX_STATES:
+                    raise _TooLarge
+                return False
+            if not self._taken & 1023:
+                check()
+            self._taken += 1
+            state = queue.popleft()
+            mask, region = state
+            here = distance[state]
+            following = []  # (state, added cost)
+            for box in cells_of(mask):
+                for step in steps:
+                    # the player on box - step pulls the box there and backs onto box - 2 step
+                    into, behind = box - step, box - 2 * step
+                    if not (region >> into) & 1 or not (room >> into) & 1 or not (live >> into) & 1:
+                        continue
+                    if not (floor >> behind) & 1 or (mask >> behind) & 1:
+                        continue
+                    pulled = mask ^ (1 << box) ^ (1 << into)
+                    following.append(((pulled, regions.of(pulled, behind)), 1))
+            for door, step in entries:
+                if (mask >> door) & 1:
+                    # undo a box's arrival: pushed from door + step by a player on door + 2 step
+                    start = door + 2 * step
+                    if (region >> (door + step)) & 1 and (floor >> start) & 1 and not (mask >> start) & 1:
+                        emptied = mask ^ (1 << door)
+                        following.append(((emptied, regions.of(emptied, start)), 1))
+                elif (region >> door) & 1 and bin(mask).count("1") < box_count:
+                    # undo a box leaving: pushed from the door towards door + step, player behind
+                    start = door - step
+                    if (floor >> start) & 1 and not (mask >> start) & 1:
+                        filled = mask | (1 << door)
+                        following.append(((filled, regions.of(filled, start)), 0))
+            for after, cost in following:
+                known = distance.get(after)
+                if known is None or known > here + cost:
+                    distance[after] = here + cost
+                    if cost:
+                        queue.append(after)
+                    else:
+                        queue.appendleft(after)
+        return True
+
+    def answers(self) -> dict:
+        return self._regions.fold(self._distance)
 
 
 class _TooLarge(Exception):
-    """The room has more positions than the table may hold."""
+    """The room has more positions than its table may hold."""
 
 
 def find_rooms(board: Board) -> list[tuple[int, int]]:
@@ -204,24 +227,49 @@ def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
     return best
 
 
-_built: dict[tuple, list[RoomBound]] = {}  # (board, live cells, box count) -> its bounds
+# (board, live cells, box count) -> {(doors, room): None (not begun), its search (begun,
+# not done), its RoomBound, or TOO_LARGE}; searches begun are kept for one board only
+_built: dict[tuple, dict] = {}
 KEEP = 16  # boards remembered
+TOO_LARGE = False
 
 
 def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> list[RoomBound]:
     """The room bounds of a board (remembered): none when it has no such room or the
     rooms are too large for a table. `check` may raise to stop a long build."""
+    return room_bounds_within(board, live, box_count, MAX_STATES, check)[0]
+
+
+def room_bounds_within(
+    board: Board, live: int, box_count: int, most: int, check: Callable = lambda: None
+) -> tuple[list[RoomBound], bool]:
+    """The room bounds whose tables are done within `most` positions each (at most
+    MAX_STATES), and whether a larger `most` might give more. A search asks in step with
+    its own work: a table of 100,000 positions takes a second or two, which a search
+    that ends sooner should not pay for; a room's search cut short goes on from there
+    when asked again (the rooms with the fewest box sets first)."""
+    most = min(most, MAX_STATES)
     key = (board, live, box_count)
-    if key not in _built:
-        bounds = []
+    built = _built.get(key)
+    if built is None:
         rooms = find_rooms(board) if box_count == bin(board.goals).count("1") else []
-        for doors, room in rooms:
-            if comb(bin(room & live).count("1"), box_count) <= HOPELESS:
-                try:
-                    bounds.append(RoomBound(board, live, doors, room, box_count, check))
-                except _TooLarge:
-                    pass
+        sizes = {room: comb(bin(room[1] & live).count("1"), box_count) for room in rooms}
+        built = {room: None for room in sorted(rooms, key=sizes.get) if sizes[room] <= HOPELESS}
         if len(_built) >= KEEP:
             _built.pop(next(iter(_built)))
-        _built[key] = bounds
-    return _built[key]
+        _built[key] = built
+    for other, rooms in _built.items():  # (a search cut short may hold a few tens of MB)
+        if other != key:
+            rooms.update([(room, None) for room, known in rooms.items() if isinstance(known, _RoomSearch)])
+    for (doors, room), known in built.items():
+        if known is None:
+            known = built[doors, room] = _RoomSearch(board, live & room, doors, room, box_count)
+        if isinstance(known, _RoomSearch):
+            try:
+                if known.grow(check, most):
+                    built[doors, room] = RoomBound(board, doors, room, known.answers())
+            except _TooLarge:
+                built[doors, room] = TOO_LARGE
+    bounds = [known for known in built.values() if isinstance(known, RoomBound)]
+    bounds.sort(key=lambda bound: -bin(bound.room).count("1"))  # the large room first (as found)
+    return bounds, any(known is None or isinstance(known, _RoomSearch) for known in built.values())

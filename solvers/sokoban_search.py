@@ -52,13 +52,19 @@ from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, grown_in_halves, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
-from fewest.solvers.sokoban_room import room_bounds
+from fewest.solvers.sokoban_room import room_bounds_within
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
 ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
+# The room tables' positions, at most, per expansion so far: they then cost about what the
+# search has (~15-20 us a position, 50-100 us an expansion); a room not done by then goes
+# on when the expansions have doubled. (Built whole at 2,000 expansions, a table took
+# 0.7-1.7 s on Grigoriev 2001 #9, #31 and #57, searches of a fraction of a second, and was
+# mostly thrown away as too large. Grigoriev 2001 pushes at 10 s: median 2.1 -> 1.0 s.)
+ROOM_PER_EXPANSION = 4
 PULLS_AFTER = 20_000  # expansions before the pull table is worth building
 PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
 # The pull table's time: with a time budget, a share of it spent at once (on Microban #93
@@ -129,7 +135,8 @@ def _search(
     symmetry = board_symmetry(board)
     pairs = pair_bound(board)
     lazy = [pairs.bound] if pairs is not None else []
-    room_due = ROOM_AFTER  # expansions before the room table is built (small searches skip it)
+    paired = len(lazy)
+    room_due = ROOM_AFTER  # expansions before the room tables are built (small searches skip them)
     # and the pull table (only a long proof needs it; grown beside the search, it costs the
     # search nothing, so it starts sooner)
     apart = weight == 1 and control.budget.seconds is not None and spare_core()
@@ -206,9 +213,10 @@ def _search(
         if not walked:  # (taken out again with its walk counted in: one expansion, not two)
             control.tick()
         if room_due and control.expanded >= room_due:
-            room_due = 0
-            rooms = room_bounds(board, tables.live, bin(boxes).count("1"), control.check)
-            lazy += [room.bound for room in rooms]
+            most = ROOM_PER_EXPANSION * control.expanded
+            rooms, more = room_bounds_within(board, tables.live, bin(boxes).count("1"), most, control.check)
+            lazy[paired:] = [room.bound for room in rooms]
+            room_due = 2 * control.expanded if more else 0
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
             if near is None and isinstance(growing, PullTable):

@@ -10,7 +10,8 @@ from fewest.engine import sokoban as S
 from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_assignment import assign, matching_cost
 from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_room import find_rooms, room_bounds
+from fewest.solvers import sokoban_room
+from fewest.solvers.sokoban_room import MAX_STATES, find_rooms, room_bounds, room_bounds_within
 from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
 from tests.sokoban_support import checked, level, lexicographic_optimum, microban, positions, room_level, solve
 
@@ -136,25 +137,80 @@ def test_a_room_far_too_large_for_a_table_is_not_tried(monkeypatch):
     def built(*args):
         raise AssertionError("the table build was started")
 
-    monkeypatch.setattr("fewest.solvers.sokoban_room._room_table", built)
+    monkeypatch.setattr(sokoban_room._RoomSearch, "grow", built)
     assert room_bounds(board, build_tables(board).live, 8) == []
 
 
-def test_a_build_stops_when_the_search_is_stopped():
-    lvl = microban(153)[152][0]  # a room table of some thirty thousand positions
-    board = compile_board(lvl)
-    live = build_tables(board).live
+def stopper(calls_allowed: int):
+    """A check that raises Stopped on its call after `calls_allowed`."""
     calls = []
 
     def check():
         calls.append(1)
-        if len(calls) > 3:
+        if len(calls) > calls_allowed:
             raise Stopped("cancelled")
 
+    return check
+
+
+def test_a_build_stops_when_the_search_is_stopped(monkeypatch):
+    monkeypatch.setattr(sokoban_room, "_built", {})
+    lvl = microban(153)[152][0]  # a room table of some thirty thousand positions
+    board = compile_board(lvl)
+    live = build_tables(board).live
     with pytest.raises(Stopped):
-        room_bounds(board, live, 10, check)
-    assert len(calls) == 4
-    assert len(room_bounds(board, live, 10)) == 2  # nothing half-built was kept
+        room_bounds(board, live, 10, stopper(3))
+    assert len(room_bounds(board, live, 10)) == 2  # what was left half-built was not taken for done
+
+
+def test_a_build_cut_short_goes_on_from_there_when_asked_again(monkeypatch):
+    """Microban #153: the goal corner's table is small, the left third's takes some forty
+    thousand positions; a search asks for tables in step with its own work."""
+    monkeypatch.setattr(sokoban_room, "_built", {})
+    lvl = microban(153)[152][0]
+    board = compile_board(lvl)
+    live = build_tables(board).live
+    assert room_bounds_within(board, live, 10, 0) == ([], True)  # no positions: nothing done yet
+    begun = []  # the positions each room's search held when asked to grow
+    grow = sokoban_room._RoomSearch.grow
+
+    def counted(search, check, most):
+        begun.append(len(search))
+        return grow(search, check, most)
+
+    monkeypatch.setattr(sokoban_room._RoomSearch, "grow", counted)
+    with pytest.raises(Stopped):
+        room_bounds_within(board, live, 10, MAX_STATES, stopper(20))
+    small, more = room_bounds_within(board, live, 10, 5_000)  # the small room was done first
+    assert [bin(room.room).count("1") for room in small] == [12] and more
+    both, more = room_bounds_within(board, live, 10, MAX_STATES)
+    assert len(both) == 2 and both[1] is small[0] and not more
+    assert begun[-1] == begun[-2] > 2_000  # the large room's search went on from where it stopped
+    assert room_bounds(board, live, 10) == both
+
+
+def test_a_room_too_large_for_a_table_is_given_up(monkeypatch):
+    monkeypatch.setattr(sokoban_room, "_built", {})
+    monkeypatch.setattr(sokoban_room, "MAX_STATES", 5_000)
+    lvl = microban(153)[152][0]
+    board = compile_board(lvl)
+    live = build_tables(board).live
+    bounds, more = room_bounds_within(board, live, 10, 10**6)
+    assert len(bounds) == 1 and not more
+    assert list(sokoban_room._built.values())[0][find_rooms(board)[0]] is sokoban_room.TOO_LARGE
+
+
+def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(monkeypatch):
+    monkeypatch.setattr(sokoban_room, "_built", {})
+    big = compile_board(microban(153)[152][0])
+    with pytest.raises(Stopped):
+        room_bounds_within(big, build_tables(big).live, 10, MAX_STATES, stopper(20))
+    rooms = sokoban_room._built[big, build_tables(big).live, 10]
+    [begun] = [known for known in rooms.values() if isinstance(known, sokoban_room._RoomSearch)]
+    assert len(begun) > 2_000
+    other = compile_board(level(TWO_ROOMS))
+    assert room_bounds_within(other, build_tables(other).live, 2, MAX_STATES)[0]
+    assert None in rooms.values() and begun not in rooms.values()  # dropped: its memory
 
 
 def test_a_box_outside_counts_from_the_side_the_player_is_on():
