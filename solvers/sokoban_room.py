@@ -16,7 +16,7 @@ by where it puts its box: inside the room (the doors included) or outside.
   The fewest room pushes that fill every goal from the room's boxes and the
   boxes still to come, with the player where it stands, is read from a
   table built once per level by a breadth-first search backwards from the
-  filled room.
+  filled room (a bit at a time, as the push search that asks for it grows).
 
 A plan for the level, read this way, is a plan for the room, so the sum of
 the two parts never overestimates the pushes left; unlike the matching it
