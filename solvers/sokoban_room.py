@@ -32,6 +32,8 @@ counts the long way each box takes to reach it.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections import deque
 from itertools import combinations
 from math import comb
@@ -232,12 +234,21 @@ def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
 _built: dict[tuple, dict] = {}
 KEEP = 16  # boards remembered
 TOO_LARGE = False
+# One thread at a time grows the tables (the app's workers may warm a level up and search
+# it at once; a search half done is shared); one that finds it taken waits this long.
+_growing = threading.Lock()
+WAIT = 0.01
 
 
 def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> list[RoomBound]:
     """The room bounds of a board (remembered): none when it has no such room or the
     rooms are too large for a table. `check` may raise to stop a long build."""
-    return room_bounds_within(board, live, box_count, MAX_STATES, check)[0]
+    while True:
+        bounds, more = room_bounds_within(board, live, box_count, MAX_STATES, check)
+        if not more:
+            return bounds
+        check()  # another thread is growing the tables (the app's workers): wait for it
+        time.sleep(WAIT)
 
 
 def room_bounds_within(
@@ -247,8 +258,18 @@ def room_bounds_within(
     MAX_STATES), and whether a larger `most` might give more. A search asks in step with
     its own work: a table of 100,000 positions takes a second or two, which a search
     that ends sooner should not pay for; a room's search cut short goes on from there
-    when asked again (the rooms with the fewest box sets first)."""
-    most = min(most, MAX_STATES)
+    when asked again (the rooms with the fewest box sets first). While another thread
+    grows them, the tables done so far come back at once, with more to come."""
+    if not _growing.acquire(blocking=False):
+        built = _built.get((board, live, box_count))
+        return _done(list(built.values()) if built else []), True
+    try:
+        return _grown(board, live, box_count, min(most, MAX_STATES), check)
+    finally:
+        _growing.release()
+
+
+def _grown(board: Board, live: int, box_count: int, most: int, check: Callable) -> tuple[list[RoomBound], bool]:
     key = (board, live, box_count)
     built = _built.get(key)
     if built is None:
@@ -270,6 +291,12 @@ def room_bounds_within(
                     built[doors, room] = RoomBound(board, doors, room, known.answers())
             except _TooLarge:
                 built[doors, room] = TOO_LARGE
-    bounds = [known for known in built.values() if isinstance(known, RoomBound)]
-    bounds.sort(key=lambda bound: -bin(bound.room).count("1"))  # the large room first (as found)
-    return bounds, any(known is None or isinstance(known, _RoomSearch) for known in built.values())
+    known = list(built.values())
+    return _done(known), any(value is None or isinstance(value, _RoomSearch) for value in known)
+
+
+def _done(known: list) -> list[RoomBound]:
+    """The finished bounds among a board's rooms, the large room first (as found)."""
+    bounds = [value for value in known if isinstance(value, RoomBound)]
+    bounds.sort(key=lambda bound: -bin(bound.room).count("1"))
+    return bounds

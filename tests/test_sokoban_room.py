@@ -3,6 +3,8 @@ optimum (checked against an independent Dijkstra over single steps), its deadloc
 are real, and the search that uses it proves the same optimum as without it."""
 
 import random
+import threading
+import time
 
 import pytest
 
@@ -211,6 +213,35 @@ def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(monkeypatch):
     other = compile_board(level(TWO_ROOMS))
     assert room_bounds_within(other, build_tables(other).live, 2, MAX_STATES)[0]
     assert None in rooms.values() and begun not in rooms.values()  # dropped: its memory
+
+
+def test_while_another_thread_grows_the_tables_a_search_goes_on_and_a_warm_up_waits(monkeypatch):
+    """The app warms a level up and searches it in two threads: one grows the shared
+    half-done searches at a time; the other takes what is done and asks again later."""
+    monkeypatch.setattr(sokoban_room, "_built", {})
+    lvl = microban(153)[152][0]
+    board = compile_board(lvl)
+    live = build_tables(board).live
+    small, _ = room_bounds_within(board, live, 10, 5_000)  # the goal corner's table is done
+    results, others_growing = [], [True]
+    grow = sokoban_room._RoomSearch.grow
+
+    def guarded(*args):
+        assert not others_growing[0], "grown by two threads at once"
+        return grow(*args)
+
+    monkeypatch.setattr(sokoban_room._RoomSearch, "grow", guarded)
+    with sokoban_room._growing:  # another thread is growing them
+        assert room_bounds_within(board, live, 10, MAX_STATES) == (small, True)
+        waiting = threading.Thread(target=lambda: results.append(room_bounds(board, live, 10)))
+        waiting.start()
+        time.sleep(0.1)
+        assert waiting.is_alive() and not results
+        with pytest.raises(Stopped):  # a wait is cancelled like a build
+            room_bounds(board, live, 10, stopper(2))
+        others_growing[0] = False
+    waiting.join(timeout=30)
+    assert len(results) == 1 and len(results[0]) == 2 and results[0][1] is small[0]
 
 
 def test_a_box_outside_counts_from_the_side_the_player_is_on():
