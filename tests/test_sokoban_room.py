@@ -155,23 +155,25 @@ def stopper(calls_allowed: int):
     return check
 
 
-def test_a_build_stops_when_the_search_is_stopped(monkeypatch):
+@pytest.fixture
+def microban_153(monkeypatch) -> tuple:
+    """Microban #153's board and live cells, with no room tables remembered yet: the goal
+    corner's table is small, the left third's takes some forty thousand positions."""
     monkeypatch.setattr(sokoban_room, "_built", {})
-    lvl = microban(153)[152][0]  # a room table of some thirty thousand positions
-    board = compile_board(lvl)
-    live = build_tables(board).live
+    board = compile_board(microban(153)[152][0])
+    return board, build_tables(board).live
+
+
+def test_a_build_stops_when_the_search_is_stopped(microban_153):
+    board, live = microban_153
     with pytest.raises(Stopped):
         room_bounds(board, live, 10, stopper(3))
     assert len(room_bounds(board, live, 10)) == 2  # what was left half-built was not taken for done
 
 
-def test_a_build_cut_short_goes_on_from_there_when_asked_again(monkeypatch):
-    """Microban #153: the goal corner's table is small, the left third's takes some forty
-    thousand positions; a search asks for tables in step with its own work."""
-    monkeypatch.setattr(sokoban_room, "_built", {})
-    lvl = microban(153)[152][0]
-    board = compile_board(lvl)
-    live = build_tables(board).live
+def test_a_build_cut_short_goes_on_from_there_when_asked_again(microban_153, monkeypatch):
+    """A search asks for tables in step with its own work."""
+    board, live = microban_153
     assert room_bounds_within(board, live, 10, 0) == ([], True)  # no positions: nothing done yet
     begun = []  # the positions each room's search held when asked to grow
     grow = sokoban_room._RoomSearch.grow
@@ -191,23 +193,19 @@ def test_a_build_cut_short_goes_on_from_there_when_asked_again(monkeypatch):
     assert room_bounds(board, live, 10) == both
 
 
-def test_a_room_too_large_for_a_table_is_given_up(monkeypatch):
-    monkeypatch.setattr(sokoban_room, "_built", {})
+def test_a_room_too_large_for_a_table_is_given_up(microban_153, monkeypatch):
     monkeypatch.setattr(sokoban_room, "MAX_STATES", 5_000)
-    lvl = microban(153)[152][0]
-    board = compile_board(lvl)
-    live = build_tables(board).live
+    board, live = microban_153
     bounds, more = room_bounds_within(board, live, 10, 10**6)
     assert len(bounds) == 1 and not more
     assert list(sokoban_room._built.values())[0][find_rooms(board)[0]] is sokoban_room.TOO_LARGE
 
 
-def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(monkeypatch):
-    monkeypatch.setattr(sokoban_room, "_built", {})
-    big = compile_board(microban(153)[152][0])
+def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(microban_153):
+    big, live = microban_153
     with pytest.raises(Stopped):
-        room_bounds_within(big, build_tables(big).live, 10, MAX_STATES, stopper(20))
-    rooms = sokoban_room._built[big, build_tables(big).live, 10]
+        room_bounds_within(big, live, 10, MAX_STATES, stopper(20))
+    rooms = sokoban_room._built[big, live, 10]
     [begun] = [known for known in rooms.values() if isinstance(known, sokoban_room._RoomSearch)]
     assert len(begun) > 2_000
     other = compile_board(level(TWO_ROOMS))
@@ -215,13 +213,10 @@ def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(monkeypatch):
     assert None in rooms.values() and begun not in rooms.values()  # dropped: its memory
 
 
-def test_while_another_thread_grows_the_tables_a_search_goes_on_and_a_warm_up_waits(monkeypatch):
+def test_while_another_thread_grows_the_tables_a_search_goes_on_and_a_warm_up_waits(microban_153, monkeypatch):
     """The app warms a level up and searches it in two threads: one grows the shared
     half-done searches at a time; the other takes what is done and asks again later."""
-    monkeypatch.setattr(sokoban_room, "_built", {})
-    lvl = microban(153)[152][0]
-    board = compile_board(lvl)
-    live = build_tables(board).live
+    board, live = microban_153
     small, _ = room_bounds_within(board, live, 10, 5_000)  # the goal corner's table is done
     results, others_growing = [], [True]
     grow = sokoban_room._RoomSearch.grow
