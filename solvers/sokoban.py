@@ -72,7 +72,7 @@ def solve(
         control.bound = max(control.bound or 0, met_bound)
         if best_effort:
             return _best_effort(tables, boxes, player, control, metric, stop.reason)
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason), at_least=_at_least(control))
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(board, boxes, player, found[0])
@@ -108,18 +108,20 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     """After the proof ran out of budget: some plan, from a weighted search, marked FOUND."""
     proven = control.bound  # the lower bound the proof reached
     if reason == "cancelled":
-        return Solution(Status.CANCELLED, (), _stats(control, reason))
+        return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
     control.stored = 0  # the proof's table is gone: its size must not count against this one
     try:
         found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
     except Stopped:
         control.bound = proven
-        return Solution(stopped_status(reason), (), _stats(control, reason))
+        return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
     control.bound = proven
     if found is None:  # the weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(tables.board, boxes, player, found[0])
-    return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes})
+    return Solution(
+        Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
+    )
 
 
 def warm_up(level: Level) -> None:
@@ -191,6 +193,13 @@ def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> tupl
         player = cell
     moves = [rules.parse_move(letter) for letter in "".join(letters)]
     return moves, rules.tally(moves)
+
+
+def _at_least(control: Control) -> int | None:
+    """What a stopped proof established: no plan is shorter (the metric's first count).
+    The searches' bound is the least f still open, never above an optimal plan's cost;
+    the weighted search's own bound is put back to the proof's before this is read."""
+    return control.bound or None
 
 
 def _stats(control: Control, reason: str | None = None) -> Stats:

@@ -36,6 +36,7 @@ class BenchRow:
     peak_bytes: int  # the child process's maximum resident set
     expected: tuple[int, int] | None = None  # (first, second) count of the metric from the CSV
     matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
+    at_least: int | None = None  # unproven: the metric's first count no plan goes below
 
     @property
     def proven(self) -> bool:
@@ -98,9 +99,12 @@ def run_collection(
     return BenchSummary(metric, tuple(rows))
 
 
-def format_row(row: BenchRow) -> str:
+def format_row(row: BenchRow, metric: str = "moves") -> str:
+    """One level's line; an unproven one ends with what its proof got to (in `metric`)."""
     length = "-" if row.moves is None else f"{row.moves}/{row.pushes}"
     check = {None: "", True: " ok", False: f" MISMATCH (expected {row.expected})"}[row.matches]
+    if not row.proven and row.at_least is not None:
+        check += f" (at least {row.at_least} {metric})"
     return (
         f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} moves/pushes {length:>9s}"
         f" nodes {row.nodes:>9,d} {row.seconds:7.2f}s {row.peak_bytes / 2**20:7.0f} MiB{check}"
@@ -170,5 +174,8 @@ def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> Non
     peak = sum(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
     moves = len(solution.moves) if solution.solved else None
     pushes = solution.extra.get("pushes") if solution.solved else None
-    sender.send(BenchRow(0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak))
+    sender.send(
+        BenchRow(0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak,
+                 at_least=solution.at_least)
+    )
     sender.close()

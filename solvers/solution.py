@@ -30,6 +30,9 @@ class Solution:
     moves: tuple = ()
     stats: Stats = field(default_factory=Stats)
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. pushes, digit
+    # With no proven plan (budget, cancel, or a plan only found): no plan is shorter than
+    # this, proven, in the metric's first count (moves, or Sokoban's pushes). None: not known.
+    at_least: int | None = None
 
     @property
     def solved(self) -> bool:

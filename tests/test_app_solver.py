@@ -188,6 +188,26 @@ async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
         assert game.counters.moves == played - 1
 
 
+async def test_a_hint_out_of_room_says_what_the_proof_reached(tmp_path, monkeypatch):
+    answers = [Solution(Status.BUDGET, at_least=57)]
+
+    def stopped(family, level, state=None, **options):
+        return answers[0]
+
+    monkeypatch.setattr(solver_worker.api, "solve", stopped)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await idle(pilot)
+        assert "ran out of room (at least 57 moves from here)" in _message(app)
+        answers[0] = Solution(Status.BUDGET)  # nothing proven: nothing claimed
+        await pilot.press("right")
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(app).startswith("No plan found: the search ran out of room.")
+        assert "at least" not in _message(app)
+
+
 async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, monkeypatch):
     real = api.solve
 
@@ -195,7 +215,7 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
         solution = real(family, level, state, **options)  # proven, but reported as merely found
         if not solution.solved:
             return solution
-        return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra)
+        return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra, at_least=3)
 
     monkeypatch.setattr(solver_worker.api, "solve", unproven)
     app = make_app(tmp_path, "sokoban")
@@ -203,7 +223,7 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
         screen = board_screen(app)
         await pilot.press("h")
         await idle(pilot)
-        assert "not proven shortest" in _message(app)
+        assert "(not proven shortest: at least 3 moves)" in _message(app)
         await pilot.press("S")
         await wait_for(pilot, lambda: screen.game.is_solved(), timeout=10)
         await idle(pilot)

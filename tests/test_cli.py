@@ -225,3 +225,15 @@ def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
     for bad in ("0", "x", "4-2", "1-"):
         code, _, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", bad)
         assert code == 2 and "--levels" in err and "Traceback" not in err
+
+
+
+def test_solve_out_of_time_says_what_the_proof_reached(capsys):
+    # Microban #139 (David W. Skinner): 106 pushes, a few seconds to prove
+    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
+    options = ["solve", "--level", "139", "--metric", "pushes", "--timeout", "1"]
+    code, out, _ = run(capsys, *options, "--json", microban)
+    record = json.loads(out)
+    assert code == 1 and record["status"] in ("budget", "found") and 0 < record["at_least"] <= 106
+    code, out, _ = run(capsys, *options, microban)
+    assert code == 1 and "at least " in out and " pushes proven" in out

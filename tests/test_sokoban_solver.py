@@ -14,7 +14,7 @@ from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign
-from fewest.solvers.sokoban_bench import format_row, format_summary, run_collection
+from fewest.solvers.sokoban_bench import BenchRow, format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
@@ -307,6 +307,33 @@ def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric):
     assert proof_only.status is Status.BUDGET and not proof_only.moves
 
 
+@pytest.mark.parametrize(
+    "number, metric, nodes",
+    [(139, "pushes", 3_000), (139, "pushes", 20_000), (123, "pushes", 20_000), (97, "moves", 3_000),
+     (97, "moves", 20_000), (124, "moves", 3_000)],
+)
+def test_a_stopped_proof_says_how_far_it_got_and_never_past_the_optimum(number, metric, nodes):
+    lvl, row = microban(number)[number - 1]
+    optimum = int(row["min_pushes" if metric == "pushes" else "min_moves"])
+    solution = solve(lvl, metric, nodes=nodes)
+    assert not solution.optimal and solution.at_least is not None
+    assert 0 < solution.at_least <= optimum  # (the weighted search's own bound would overshoot)
+    if solution.solved:  # a plan only found: its count is never below what was proven
+        moves = oracle.replay_length(S, lvl, list(solution.moves))
+        assert solution.at_least <= (S.tally(solution.moves).pushes if metric == "pushes" else moves)
+    if (number, nodes) == (139, 20_000):
+        assert solution.at_least == optimum  # (proven that far, the plateau left to search)
+
+
+def test_a_cancelled_proof_still_says_how_far_it_got():
+    lvl, row = microban(139)[138]
+    calls = itertools.count()
+    control = Control(should_stop=lambda: next(calls) > 30)
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes")
+    assert solution.status is Status.CANCELLED and not solution.moves
+    assert 0 < solution.at_least <= int(row["min_pushes"])
+
+
 def test_out_of_memory_the_weighted_search_still_offers_a_plan():
     # The app's hints have a memory budget only: the proof's table is freed before the
     # weighted search starts, and that search gets the whole budget again.
@@ -375,3 +402,10 @@ def test_bench_runner_reports_each_level_and_checks_the_table(tmp_path):
     assert [(row.moves, row.pushes, row.matches) for row in rows] == [(1, 1, True), (2, 1, False)]
     assert summary.solved == 2 and summary.mismatches == 1 and rows[0].peak_bytes > 0
     assert "2/2 proven optimal, 1 mismatched" in format_summary(summary) and "MISMATCH" in format_row(rows[1])
+
+
+def test_a_bench_row_out_of_budget_ends_with_what_the_proof_reached():
+    stopped = BenchRow(153, "153", "budget", None, None, 400_640, 60.5, 613 << 20, at_least=334)
+    assert format_row(stopped, "pushes").endswith("613 MiB (at least 334 pushes)")
+    proven = BenchRow(1, "1", "optimal", 33, 8, 8, 0.01, 23 << 20, at_least=None)
+    assert format_row(proven, "pushes").endswith("23 MiB")

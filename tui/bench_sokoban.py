@@ -15,7 +15,7 @@ def run_collection_bench(
         path,
         metric=metric,
         timeout=timeout,
-        on_row=lambda row: print(format_row(row), flush=True),
+        on_row=lambda row: print(format_row(row, metric), flush=True),
         expected_csv=expected_csv,
         levels=chosen,
     )

@@ -151,10 +151,14 @@ class Thinking:
             pushes = self.game.rules.tally(analysis.plan or ()).pushes
             moves += f" ({pushes} push{'es' if pushes != 1 else ''})"
         unproven = "" if analysis.status is Status.OPTIMAL else " (not proven shortest)"
+        if analysis.status is not Status.OPTIMAL and analysis.at_least is not None:
+            unproven = f" (not proven shortest: at least {analysis.at_least} moves)"
         return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
 
     def _dead_text(self, analysis: Analysis) -> str:
         if analysis.status in (Status.BUDGET, Status.CANCELLED):
+            if analysis.at_least is not None:  # what the proof got to is still worth knowing
+                return f"No plan found: the search ran out of room (at least {analysis.at_least} moves from here)."
             return "No plan found: the search ran out of room."
         back = analysis.undo_to_solvable
         if back:

@@ -37,26 +37,30 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
     }
     for key, value in solution.extra.items():
         record[key] = value
+    if solution.at_least is not None:
+        record["at_least"] = solution.at_least  # proven: no plan is shorter (the metric's count)
     if entry.par is not None:
         record["par"] = entry.par
     return record
 
 
-def _text(record: dict) -> str:
+def _text(record: dict, metric: str) -> str:
     head = f"{record['file']} #{record['level']}"
     if record["title"]:
         head += f" {record['title']!r}"
     head += f" ({record['family']})"
     status = record["status"]
+    # what the proof got to when it stopped: no plan is shorter than this
+    bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
     if record["length"] is None:
-        what = "no solution exists" if status == "unsolvable" else f"not solved ({status})"
+        what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
         return f"{head}: {what} [{record['seconds']:.3f} s]"
     facts = [f"{record['length']} moves"]
     if "pushes" in record:
         facts.append(f"{record['pushes']} pushes")
     if "digit" in record:
         facts.append(f"digit {record['digit']}")
-    proof = "optimal" if record["optimal"] else "NOT proven optimal"
+    proof = "optimal" if record["optimal"] else f"NOT proven optimal{bound}"
     plan = record["plan"] or "(already solved)"
     return f"{head}: {', '.join(facts)}, {proof} [{record['seconds']:.3f} s]\n  {plan}"
 
@@ -104,5 +108,5 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
         elif args.fmt == "json":
             print(json.dumps(_record(entry, solution, seconds)), flush=True)
         else:
-            print(_text(_record(entry, solution, seconds)), flush=True)
+            print(_text(_record(entry, solution, seconds), args.metric), flush=True)
     return status

@@ -55,6 +55,7 @@ class Analysis:
     status: Status = Status.OPTIMAL
     dead: bool = False  # no plan exists from here (proven, or a known deadlock)
     undo_to_solvable: int | None = None  # undos back to the latest solvable position
+    at_least: int | None = None  # no proven plan: no plan from here has fewer moves (proven)
 
 
 def _is_dead(family: str, level: Any, state: Any) -> bool:
@@ -90,7 +91,7 @@ def analyse(
             return Analysis(state, tuple(solution.moves))
         if solution.status is not Status.UNSOLVABLE:
             plan = tuple(solution.moves) if solution.solved else None
-            return Analysis(state, plan, solution.status)
+            return Analysis(state, plan, solution.status, at_least=solution.at_least)
     back = undo_distance(family, level, history, book, should_stop, on_progress, budget)
     return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back)
 
