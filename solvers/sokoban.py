@@ -106,16 +106,13 @@ def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> So
 
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
     """After the proof ran out of budget: some plan, from a weighted search, marked FOUND."""
-    proven = control.bound  # the lower bound the proof reached
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
     control.stored = 0  # the proof's table is gone: its size must not count against this one
     try:
         found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
-    except Stopped:
-        control.bound = proven
+    except Stopped:  # (the weighted search leaves the proof's bound as it was)
         return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
-    control.bound = proven
     if found is None:  # the weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(tables.board, boxes, player, found[0])
@@ -197,8 +194,8 @@ def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> tupl
 
 def _at_least(control: Control) -> int | None:
     """What a stopped proof established: no plan is shorter (the metric's first count).
-    The searches' bound is the least f still open, never above an optimal plan's cost;
-    the weighted search's own bound is put back to the proof's before this is read."""
+    The proof's bound is the least f still open, never above an optimal plan's cost (a
+    weighted search leaves it be)."""
     return control.bound or None
 
 

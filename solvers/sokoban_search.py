@@ -246,7 +246,8 @@ def _search(
             control.stored = len(table)
             held = queued * queued_bytes + near_bytes
             control.bytes_per_entry = 270 + held // len(table)
-            control.bound = (bucket_id >> LOW) // MAJOR
+            if weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
+                control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)
             control.check()
 
         if symmetry is None:

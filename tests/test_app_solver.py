@@ -223,7 +223,7 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
         screen = board_screen(app)
         await pilot.press("h")
         await idle(pilot)
-        assert "(not proven shortest: at least 3 moves)" in _message(app)
+        assert "(not proven shortest; at least 3)" in _message(app)
         await pilot.press("S")
         await wait_for(pilot, lambda: screen.game.is_solved(), timeout=10)
         await idle(pilot)

@@ -152,7 +152,7 @@ class Thinking:
             moves += f" ({pushes} push{'es' if pushes != 1 else ''})"
         unproven = "" if analysis.status is Status.OPTIMAL else " (not proven shortest)"
         if analysis.status is not Status.OPTIMAL and analysis.at_least is not None:
-            unproven = f" (not proven shortest: at least {analysis.at_least} moves)"
+            unproven = f" (not proven shortest; at least {analysis.at_least})"
         return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
 
     def _dead_text(self, analysis: Analysis) -> str:
