@@ -237,3 +237,28 @@ def test_solve_out_of_time_says_what_the_proof_reached(capsys):
     assert code == 1 and record["status"] in ("budget", "found") and 0 < record["at_least"] <= 106
     code, out, _ = run(capsys, *options, microban)
     assert code == 1 and "at least " in out and " pushes proven" in out
+
+
+def test_solve_budgets_are_positive_numbers(capsys):
+    level = os.path.join(DATA, "sokoban_1.in")
+    for option, value in (("--timeout", "-1"), ("--timeout", "nan"), ("--memory", "0"), ("--memory", "lots")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["solve", option, value, level])
+        err = capsys.readouterr().err
+        assert exit_info.value.code == 2 and f"{value!r} is not a positive number" in err
+
+
+def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):
+    # no --timeout: only the memory budget stops this proof (Microban #139 by moves: millions
+    # of positions, far beyond 5 MB), and what it proved comes out
+    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
+    code, out, _ = run(capsys, "solve", "--level", "139", "--memory", "0.005", "--json", microban)
+    record = json.loads(out)
+    assert code == 1 and record["status"] in ("budget", "found") and record["at_least"] >= 106  # its pushes
+
+
+def test_the_default_memory_budget_is_half_the_machine():
+    from fewest.tui.solve_command import default_memory_bytes
+
+    physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert default_memory_bytes() == physical // 2

@@ -18,6 +18,21 @@ class UsageError(Exception):
     """Bad input or usage: printed as one line, exit code 2."""
 
 
+def _positive(unit: str):
+    """An argparse type: a finite number above zero (a budget of `unit`)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of {unit}")
+        return value
+
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fewest",
@@ -40,7 +55,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="text (default), json (one object per level per line), or the contest's output")
     solve.add_argument("--json", action="store_const", const="json", dest="fmt",
                        help="same as --format json")
-    solve.add_argument("--timeout", type=float, metavar="S", help="seconds per level")
+    solve.add_argument("--timeout", type=_positive("seconds"), metavar="S", help="seconds per level")
+    solve.add_argument("--memory", type=_positive("GB"), metavar="GB",
+                       help="memory per level (default: half the machine's)")
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
     check.add_argument("paths", nargs="+", metavar="PATH")
@@ -53,7 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--set", dest="set_path", metavar="FILE",
                        help="sokoban: solve this collection level by level")
     bench.add_argument("--metric", choices=("moves", "pushes"), default="moves")
-    bench.add_argument("--timeout", type=float, default=60.0, metavar="S", help="sokoban: seconds per level")
+    bench.add_argument("--timeout", type=_positive("seconds"), default=60.0, metavar="S",
+                       help="sokoban: seconds per level")
     bench.add_argument("--expect", metavar="CSV",
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     bench.add_argument("--levels", metavar="LIST",

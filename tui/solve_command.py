@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, Callable
@@ -65,6 +66,14 @@ def _text(record: dict, metric: str) -> str:
     return f"{head}: {', '.join(facts)}, {proof} [{record['seconds']:.3f} s]\n  {plan}"
 
 
+def default_memory_bytes() -> int:
+    """Half the machine's memory (2 GiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (AttributeError, ValueError, OSError):
+        return 2 * 2**30
+
+
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
     from fewest.solvers import Budget, solve
 
@@ -78,7 +87,10 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
                     f"{entry.source}: --format contest needs a contest input "
                     f"(this is a {entry.format or entry.family} file)"
                 )
-    budget = Budget(seconds=args.timeout) if args.timeout else None
+    # Never unbounded: a proof that outgrows the machine stops with what it proved, where
+    # an unlimited one would grow until the system kills it (or everything else).
+    memory = default_memory_bytes() if args.memory is None else int(args.memory * 2**30)
+    budget = Budget(seconds=args.timeout, memory_bytes=memory)
     status = 0
     for entry in entries:
         started = time.perf_counter()
