@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
 
@@ -18,7 +18,7 @@ class UsageError(Exception):
     """Bad input or usage: printed as one line, exit code 2."""
 
 
-def _positive(unit: str):
+def _positive(unit: str) -> Callable[[str], float]:
     """An argparse type: a finite number above zero (a budget of `unit`)."""
 
     def parse(text: str) -> float:
