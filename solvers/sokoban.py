@@ -59,17 +59,14 @@ def solve(
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    met_bound = 0  # what the search from both ends proved, when it ran out first
     try:
         with control.share(1 - BEST_EFFORT_SHARE if best_effort else 1.0):
             if metric == "moves":
                 met = _meet_first(tables, boxes, player, control)
-                if isinstance(met, Solution):
+                if met is not None:
                     return met
-                met_bound = met
-            found = push_search(tables, boxes, player, control, metric)
+            found = push_search(tables, boxes, player, control, metric)  # (its bound only rises from met's)
     except Stopped as stop:
-        control.bound = max(control.bound or 0, met_bound)
         if best_effort:
             return _best_effort(tables, boxes, player, control, metric, stop.reason)
         return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason), at_least=_at_least(control))
@@ -83,9 +80,10 @@ def solve(
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
 
 
-def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> Solution | int:
-    """Moves: the search from both ends on its share of the budget; its Solution, or the
-    lower bound it reached when its share ran out (then the push search goes on)."""
+def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> Solution | None:
+    """Moves: the search from both ends on its share of the budget; its Solution, or None
+    when its share ran out (the control keeps the lower bound it reached; the push search
+    goes on from there)."""
     try:
         with control.share(MEET_SHARE, memory=MEET_MEMORY_SHARE):
             met = meet_search(tables, boxes, player, control)
@@ -93,7 +91,7 @@ def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> So
         if stop.reason == "cancelled":
             raise
         control.stored = 0  # its states are gone: they must not count against the next search
-        return control.bound or 0
+        return None
     if met is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     letters, moves, pushes = met

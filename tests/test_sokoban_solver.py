@@ -39,7 +39,7 @@ RULEBOOK = DATA / "rulebook"
 def only_push_search(monkeypatch) -> None:
     """Under the moves metric the search from both ends settles every small level: skip it
     to test the push search as well."""
-    monkeypatch.setattr(solver, "_meet_first", lambda *_: 0)
+    monkeypatch.setattr(solver, "_meet_first", lambda *_: None)
 
 
 @pytest.fixture(params=["meet", "push"])

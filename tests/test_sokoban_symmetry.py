@@ -128,7 +128,7 @@ def test_symmetric_rooms_match_an_independent_dijkstra(seed, metric):
 def test_mirror_images_share_one_node(monkeypatch):
     # Four boxes around the player in a square room: every first push has three mirror twins.
     lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
-    monkeypatch.setattr(solver, "_meet_first", lambda *_: 0)  # the push search's table (moves)
+    monkeypatch.setattr(solver, "_meet_first", lambda *_: None)  # the push search's table (moves)
     with_images = solve(lvl, "moves")
     monkeypatch.setattr("fewest.solvers.sokoban_search.board_symmetry", lambda board: None)
     without = solve(lvl, "moves")
