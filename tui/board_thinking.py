@@ -150,9 +150,10 @@ class Thinking:
         if self.entry.family == "sokoban":
             pushes = self.game.rules.tally(analysis.plan or ()).pushes
             moves += f" ({pushes} push{'es' if pushes != 1 else ''})"
-        unproven = "" if analysis.status is Status.OPTIMAL else " (not proven shortest)"
-        if analysis.status is not Status.OPTIMAL and analysis.at_least is not None:
-            unproven = f" (not proven shortest; at least {analysis.at_least})"
+        unproven = ""
+        if analysis.status is not Status.OPTIMAL:
+            bound = "" if analysis.at_least is None else f"; at least {analysis.at_least}"
+            unproven = f" (not proven shortest{bound})"
         return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
 
     def _dead_text(self, analysis: Analysis) -> str:
