@@ -6,7 +6,10 @@ lower bound on the pushes still needed (a greedy nearest-goal sum is weaker,
 and a greedy assignment is not a bound at all). This is the shortest
 augmenting path form (Kuhn-Munkres with potentials, as in Jonker-Volgenant),
 O(n^3) from scratch. `reassign` re-solves after ONE row changed, which is
-all a push does, in O(n^2) from the parent's optimal potentials.
+all a push does, in O(n^2) from the parent's optimal potentials; `warm_assign`
+re-solves from any potentials and partial matching, so a parent's serve after
+boxes froze on goals (their rows and goals gone, the others' distances
+longer round the new walls) and only the pairs that broke are matched again.
 
 A `Matching` is (u, v, p): row potentials, column potentials and p[j] = the
 row (1-based) matched to column j (1-based); index 0 is the method's dummy.
@@ -43,6 +46,31 @@ def reassign(rows: Sequence[Sequence[int]], matching: Matching, i: int) -> Match
     row = rows[i - 1]
     u[i] = min(row[j - 1] - v[j] for j in range(1, n + 1))  # feasible potentials again
     _augment(rows, u, v, p, i, n)
+    return u, v, p
+
+
+def warm_assign(rows: Sequence[Sequence[int]], u: list[int], v: list[int], p: list[int]) -> Matching:
+    """The optimal matching of the square `rows`, starting from potentials and a partial
+    matching laid out as a Matching's (p[j] = 0: column j free). Any start is right; a
+    near one is fast. The lists are taken over and changed."""
+    n = len(rows)
+    taken = [False] * (n + 1)
+    for j in range(1, n + 1):
+        i = p[j]
+        if i:
+            taken[i] = True
+    for i in range(1, n + 1):
+        # the least reduced cost of each row back to 0: every pair feasible again
+        row = rows[i - 1]
+        u[i] = min([row[j - 1] - v[j] for j in range(1, n + 1)])
+    for j in range(1, n + 1):
+        i = p[j]
+        if i and rows[i - 1][j - 1] != u[i] + v[j]:
+            p[j] = 0  # no longer tight: that row is matched again
+            taken[i] = False
+    for i in range(1, n + 1):
+        if not taken[i]:
+            _augment(rows, u, v, p, i, n)
     return u, v, p
 
 

@@ -45,7 +45,7 @@ from operator import is_, sub
 from typing import Callable
 
 from fewest.solvers.control import Budget, Control, Stopped, collector_paused, release_gradually
-from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign
+from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign, warm_assign
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
@@ -145,10 +145,13 @@ def _search(
     near_bytes = 0  # the memory it holds (looked at when it grows)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
-    def matched(boxes: int, stuck: int, walls: Tables, player: int) -> tuple[int, tuple]:
+    def matched(boxes: int, stuck: int, walls: Tables, player: int, near: tuple | None = None) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
         rows = [side_row(walls, b, player) for b in order]
-        u, v, p = assign(rows)
+        if near is None:
+            u, v, p = assign(rows)
+        else:  # from the matching of the position before these boxes froze (~n times cheaper)
+            u, v, p = warm_assign(rows, *_carried(near, order, tuple(cells_of(walls.board.goals))))
         cost = matching_cost(rows, (u, v, p))
         if all(map(is_, rows, map(walls.rows.__getitem__, order))):
             rows = None  # every box's best side: the tables' rows (no copy kept per node)
@@ -298,7 +301,7 @@ def _search(
                     walls = walled[stuck] = with_walls(tables, stuck)
                 if boxes & ~stuck & walls.dead:
                     continue
-                left, info = matched(boxes, stuck, walls, player)
+                left, info = matched(boxes, stuck, walls, player, (order, u, v, p, info[6]))
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
@@ -370,7 +373,8 @@ def _search(
                     rest = new_boxes & ~child_stuck
                     if rest & child_walls.dead:
                         continue
-                    left, info = matched(new_boxes, child_stuck, child_walls, cell)
+                    moved = tuple(target if box == cell else box for box in order)
+                    left, info = matched(new_boxes, child_stuck, child_walls, cell, (moved, u, v, p, walls))
                 else:
                     # the player, left on `cell`, stands on the side opposite the push
                     row = trows[target] if sided[target] is None else sided[target][(d + 2) & 3][0]
@@ -444,6 +448,22 @@ def _pushed(
     child_u, child_v, child_p = reassign(full, (u, v, p), i)
     matching = (child_u, child_v, child_p)
     return matching_cost(full, matching), (child_order, child_rows, child_u, child_v, child_p)
+
+
+def _carried(near: tuple, order: tuple, goals: tuple) -> tuple[list, list, list]:
+    """A matching's potentials and pairs (`near`: its rows' cells, u, v, p and its tables),
+    laid out for the rows `order` and the goal columns `goals` (some of its own: boxes
+    froze on the rest). Row potentials are left to warm_assign, which sets them."""
+    old_order, _, old_v, old_p, old_walls = near
+    row_of = {cell: i for i, cell in enumerate(order, 1)}
+    column_of = {goal: j for j, goal in enumerate(cells_of(old_walls.board.goals), 1)}
+    v, p = [0], [0]
+    for goal in goals:
+        j = column_of.get(goal)
+        v.append(old_v[j] if j else 0)
+        i = old_p[j] if j else 0
+        p.append(row_of.get(old_order[i - 1], 0) if i else 0)
+    return [0] * len(p), v, p
 
 
 def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple, canonical: int) -> None:

@@ -13,7 +13,7 @@ from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_search as search
-from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign, warm_assign
 from fewest.solvers.sokoban_bench import BenchRow, format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
@@ -171,6 +171,31 @@ def test_matching_is_the_cheapest_assignment_and_updates_row_by_row():
         rows[changed] = [rng.randint(0, 9) for _ in range(n)]
         brute = min(sum(rows[i][p[i]] for i in range(n)) for p in itertools.permutations(range(n)))
         assert matching_cost(rows, reassign(rows, matching, changed)) == brute
+
+
+def test_a_warm_matching_is_the_cheapest_from_any_start():
+    """warm_assign from a parent's matching after rows grew (new walls) and a row and its
+    column left (a box froze on its goal), and from random potentials and pairs."""
+    rng = random.Random(11)
+    for _ in range(300):
+        n = rng.randint(2, 6)
+        rows = [[rng.choice([rng.randint(0, 9), 1_000_000]) for _ in range(n)] for _ in range(n)]
+        u, v, p = assign(rows)
+        gone_row, gone_column = rng.randrange(n), rng.randrange(n)
+        left = [[cost + rng.choice([0, 0, 0, 2]) for j, cost in enumerate(row) if j != gone_column]
+                for i, row in enumerate(rows) if i != gone_row]
+        row_of = {i: k for k, i in enumerate([i for i in range(1, n + 1) if i != gone_row + 1], 1)}
+        start_v = [0] + [v[j] for j in range(1, n + 1) if j != gone_column + 1]
+        start_p = [0] + [row_of.get(p[j], 0) for j in range(1, n + 1) if j != gone_column + 1]
+        best = min(sum(left[i][q[i]] for i in range(n - 1)) for q in itertools.permutations(range(n - 1)))
+        assert matching_cost(left, warm_assign(left, [0] * n, start_v, start_p)) == best
+        # any start at all: potentials and pairs at random (a row paired twice is not a start)
+        columns = rng.sample(range(1, n), rng.randint(0, n - 1))
+        start_p = [0] * n
+        for j, i in zip(columns, rng.sample(range(1, n), len(columns))):
+            start_p[j] = i
+        noise = [rng.randint(-5, 5) for _ in range(n)]
+        assert matching_cost(left, warm_assign(left, noise[:], noise[::-1], start_p)) == best
 
 
 def test_side_rows_never_overestimate_and_beat_the_best_side():
