@@ -92,38 +92,46 @@ def min_cost(rows: Sequence[Sequence[int]]) -> int:
 
 
 def _augment(rows: Sequence[Sequence[int]], u: list[int], v: list[int], p: list[int], i: int, n: int) -> None:
-    """Add row i to the matching along a shortest augmenting path, keeping potentials feasible."""
-    p[0] = i
-    j0 = 0
-    minv = [_HUGE] * (n + 1)
-    way = [0] * (n + 1)
-    used = [False] * (n + 1)
+    """Add row i to the matching along a shortest augmenting path, keeping potentials feasible.
+
+    Dijkstra over reduced costs from row i; a column's distance is final once taken, so
+    each step looks only at the columns not yet taken, and the potentials are moved once
+    at the end (by how much shorter than the path each taken column's distance was)."""
+    dist = [_HUGE] * (n + 1)
+    came = [0] * (n + 1)  # came[j]: the row a column was reached from
+    column_of = {}  # a row met on the way -> its column before the path
+    open_columns = list(range(1, n + 1))
+    taken = []
+    row_i, reach = i, 0
     while True:
-        used[j0] = True
-        i0 = p[j0]
-        row = rows[i0 - 1]
-        ui0 = u[i0]
-        delta = _HUGE
-        j1 = 0
-        for j in range(1, n + 1):
-            if not used[j]:
-                cur = row[j - 1] - ui0 - v[j]
-                if cur < minv[j]:
-                    minv[j] = cur
-                    way[j] = j0
-                if minv[j] < delta:
-                    delta = minv[j]
-                    j1 = j
-        for j in range(n + 1):
-            if used[j]:
-                u[p[j]] += delta
-                v[j] -= delta
+        row, base = rows[row_i - 1], reach - u[row_i]
+        best, at = _HUGE, 0
+        for k, j in enumerate(open_columns):
+            d = base + row[j - 1] - v[j]
+            if d < dist[j]:
+                dist[j] = d
+                came[j] = row_i
             else:
-                minv[j] -= delta
-        j0 = j1
-        if p[j0] == 0:
+                d = dist[j]
+            if d < best or (d == best and not p[j]):
+                best, at = d, k
+        j = open_columns[at]
+        open_columns[at] = open_columns[-1]
+        open_columns.pop()
+        reach = best
+        if not p[j]:
             break
-    while j0:
-        j1 = way[j0]
-        p[j0] = p[j1]
-        j0 = j1
+        taken.append(j)
+        row_i = p[j]
+        column_of[row_i] = j
+    u[i] += reach
+    for k in taken:
+        gap = reach - dist[k]
+        u[p[k]] += gap
+        v[k] -= gap
+    while True:  # flip the path: each row on it takes the column it reached
+        row_i = came[j]
+        p[j] = row_i
+        if row_i == i:
+            break
+        j = column_of[row_i]
