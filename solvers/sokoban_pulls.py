@@ -20,10 +20,15 @@ with a box elsewhere is never reached from the start).
 
 from __future__ import annotations
 
+import sys
+
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban_pulls_packed import PackedPullTable, fits
 from fewest.solvers.sokoban_tables import UNREACHABLE
+
+DICT_SLOT = 100  # a dict entry's share of its hash table, at most (twice the need after it grows)
+TUPLE = 72  # a (boxes, region) pair and its slot in a list (lists grow by an eighth)
 
 
 def pull_table(board: Board, start_boxes: int) -> PullTable | PackedPullTable:
@@ -39,11 +44,17 @@ class PullTable:
     """Positions within `radius` pulls of the goal and their exact pushes left; `grow`
     extends it (a layer at a time, resumable: the search grows it as it goes on)."""
 
-    bytes_per_entry = 150  # measured: a dict entry with its int key, the frontier's region ints
-
     def __init__(self, board: Board, start_boxes: int) -> None:
         self.board = board
         self.shift = shift = board.size.bit_length()
+        # Memory per entry, from the board's int sizes: a dict slot and its key, and
+        # (while growing) a position held to pull from or to pull next (each is one of
+        # the table's: never more of them than entries).
+        # A flat 150 bytes was half of it on big boards: Microban II #130 (380 cells,
+        # 24 boxes) held 976 MiB at 3.0M entries, ~320 bytes each.
+        self._key_bytes = sys.getsizeof(board.floor << shift)  # (the largest a key can be)
+        self._frontier_bytes = TUPLE + 2 * sys.getsizeof(board.floor)
+        self.bytes_per_entry = DICT_SLOT + self._key_bytes + self._frontier_bytes
         self.table: dict = {}
         self.radius = 0  # every layer up to here is complete
         self.complete = False  # no position left: one missing can never be solved
@@ -65,8 +76,9 @@ class PullTable:
         return len(self.table)
 
     def nbytes(self) -> int:
-        """The memory it holds, about."""
-        return len(self.table) * self.bytes_per_entry
+        """The memory it holds, about (the table, and the frontier unless let go)."""
+        held = len(self._layer or ()) + len(self._made or ())  # (the layer is let go of whole)
+        return sys.getsizeof(self.table) + len(self.table) * self._key_bytes + held * self._frontier_bytes
 
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier:

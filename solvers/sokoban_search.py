@@ -143,6 +143,7 @@ def _search(
     pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
     near: PullTable | PackedPullTable | None = None
     near_bytes = 0  # the memory it holds (looked at when it grows)
+    apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
     def matched(boxes: int, stuck: int, walls: Tables, player: int, near: tuple | None = None) -> tuple[int, tuple]:
@@ -230,6 +231,7 @@ def _search(
                 half = seconds * PULLS_SHARE / 2
                 if apart:
                     helpers.append(PullsApart(growing, half, most, left0))
+                    apart_bytes = most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
                 near_bytes = near.nbytes() if near else 0
@@ -243,11 +245,11 @@ def _search(
         if not control.expanded & check_every:
             if helpers and helpers[-1].ready():
                 near = helpers.pop().take()  # the table grown beside the search (None: dropped)
-                near_bytes = near.nbytes() if near else 0
+                near_bytes, apart_bytes = (near.nbytes() if near else 0), 0
                 if isinstance(near, PullTable):
                     big.append(near.table)
             control.stored = len(table)
-            held = queued * queued_bytes + near_bytes
+            held = queued * queued_bytes + near_bytes + apart_bytes
             control.bytes_per_entry = 270 + held // len(table)
             if weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
                 control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)

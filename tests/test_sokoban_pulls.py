@@ -232,9 +232,26 @@ def test_done_growing_it_lets_go_of_its_frontier_and_answers_the_same(kind):
     assert ([bound_at(table, state) for state in asked], len(table), table.radius, table.beyond) == before
     with pytest.raises(ValueError):
         table.grow(Control(), None, 10**9)
+    assert held > table.nbytes() and held < table.bytes_per_entry * len(table)
     if kind == "packed":  # the frontier was most of it; a key and a depth an entry are left
         assert held > 2 * table.nbytes() and table.nbytes() < 10 * len(table) + 2**16
-        assert held < table.bytes_per_entry * len(table)
+
+
+def test_the_dict_tables_memory_is_not_underestimated():
+    """What a growing dict table says it holds against what it allocated (its keys, ints
+    and frontier), on a big board with big ints (620 cells: a flat 150 bytes an entry
+    said three quarters of it; on Microban II #130, half)."""
+    import tracemalloc
+
+    wide = "\n".join(["#" * 60, *["#" + " " * 58 + "#"] * 5, "# $$$$$$$$ @ ........" + " " * 39 + "#", "#" * 60])
+    board = compile_board(level(wide))
+    tracemalloc.start()
+    table = PullTable(board, board.mask(level(wide).boxes) & board.floor)
+    table.grow(Control(), None, 3_000)
+    allocated = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert 0.9 * allocated <= table.nbytes() < 2 * allocated
+    assert allocated <= table.bytes_per_entry * len(table)  # what its size limit counts on
 
 
 def use_kind(monkeypatch, kind: str) -> type:
@@ -277,6 +294,29 @@ def test_grown_apart_it_is_the_same_table_and_grows_no_further(kind):
     with pytest.raises(ValueError):
         sent.grow(Control(), None, 10)
     assert PullsApart(KINDS[kind](board, start), 30.0, 10**9, 10**6).take() is None  # never past that matching
+
+
+def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
+    """The budget is for both processes: while the child may still be growing its share,
+    the search counts that share as held (else the two together could pass the budget)."""
+    from fewest.solvers.sokoban_tables import build_tables
+
+    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    monkeypatch.setattr(sokoban_search, "spare_core", lambda: True)
+    monkeypatch.setattr(PullsApart, "ready", lambda self: False)  # still growing
+    lvl = microban(93)[92][0]
+    board = compile_board(lvl)
+    memory = 256 << 20
+    for helper in (True, False):
+        if not helper:
+            monkeypatch.setattr(sokoban_search, "spare_core", lambda: False)
+        control = Control(Budget(seconds=60.0, nodes=3_000, memory_bytes=memory))
+        with pytest.raises(Stopped):
+            sokoban_search.push_search(
+                build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes"
+            )
+        counted = control.stored * control.bytes_per_entry
+        assert (counted >= sokoban_search.PULLS_MEMORY * memory * 0.9) is helper
 
 
 def test_no_child_process_from_a_thread():
