@@ -12,7 +12,7 @@ boxes froze on goals (their rows and goals gone, the others' distances
 longer round the new walls) and only the pairs that broke are matched again.
 
 A `Matching` is (u, v, p): row potentials, column potentials and p[j] = the
-row (1-based) matched to column j (1-based); index 0 is the method's dummy.
+row (1-based) matched to column j (1-based); index 0 is unused.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def reassign(rows: Sequence[Sequence[int]], matching: Matching, i: int) -> Match
 
 def warm_assign(rows: Sequence[Sequence[int]], u: list[int], v: list[int], p: list[int]) -> Matching:
     """The optimal matching of the square `rows`, starting from potentials and a partial
-    matching laid out as a Matching's (p[j] = 0: column j free). Any start is right; a
-    near one is fast. The lists are taken over and changed."""
+    matching laid out as a Matching's (p[j] = 0: column j free; a row in one pair at
+    most). Any such start is right; a near one is fast. The lists are taken over."""
     n = len(rows)
     taken = [False] * (n + 1)
     for j in range(1, n + 1):

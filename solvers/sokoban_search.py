@@ -146,13 +146,13 @@ def _search(
     apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
 
-    def matched(boxes: int, stuck: int, walls: Tables, player: int, near: tuple | None = None) -> tuple[int, tuple]:
+    def matched(boxes: int, stuck: int, walls: Tables, player: int, before: tuple | None = None) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
         rows = [side_row(walls, b, player) for b in order]
-        if near is None:
+        if before is None:
             u, v, p = assign(rows)
-        else:  # from the matching of the position before these boxes froze (~n times cheaper)
-            u, v, p = warm_assign(rows, *_carried(near, order, tuple(cells_of(walls.board.goals))))
+        else:  # from the matching before these boxes froze: a path per pair it broke, not per row
+            u, v, p = warm_assign(rows, *_carried(before, order, tuple(cells_of(walls.board.goals))))
         cost = matching_cost(rows, (u, v, p))
         if all(map(is_, rows, map(walls.rows.__getitem__, order))):
             rows = None  # every box's best side: the tables' rows (no copy kept per node)
@@ -452,11 +452,11 @@ def _pushed(
     return matching_cost(full, matching), (child_order, child_rows, child_u, child_v, child_p)
 
 
-def _carried(near: tuple, order: tuple, goals: tuple) -> tuple[list, list, list]:
-    """A matching's potentials and pairs (`near`: its rows' cells, u, v, p and its tables),
-    laid out for the rows `order` and the goal columns `goals` (some of its own: boxes
-    froze on the rest). Row potentials are left to warm_assign, which sets them."""
-    old_order, _, old_v, old_p, old_walls = near
+def _carried(before: tuple, order: tuple, goals: tuple) -> tuple[list, list, list]:
+    """A matching's potentials and pairs (`before`: its rows' cells, u, v, p and its
+    tables), laid out for the rows `order` and the goal columns `goals` (some of its own:
+    boxes froze on the rest). Row potentials are left to warm_assign, which sets them."""
+    old_order, _, old_v, old_p, old_walls = before
     row_of = {cell: i for i, cell in enumerate(order, 1)}
     column_of = {goal: j for j, goal in enumerate(cells_of(old_walls.board.goals), 1)}
     v, p = [0], [0]
