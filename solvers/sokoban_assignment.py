@@ -17,6 +17,7 @@ row (1-based) matched to column j (1-based); index 0 is unused.
 
 from __future__ import annotations
 
+from operator import sub
 from typing import Sequence
 
 Matching = tuple[list[int], list[int], list[int]]
@@ -59,10 +60,9 @@ def warm_assign(rows: Sequence[Sequence[int]], u: list[int], v: list[int], p: li
         i = p[j]
         if i:
             taken[i] = True
-    for i in range(1, n + 1):
-        # the least reduced cost of each row back to 0: every pair feasible again
-        row = rows[i - 1]
-        u[i] = min([row[j - 1] - v[j] for j in range(1, n + 1)])
+    columns = v[1:]
+    for i in range(1, n + 1):  # each row's least reduced cost back to 0: every pair feasible again
+        u[i] = min(map(sub, rows[i - 1], columns))
     for j in range(1, n + 1):
         i = p[j]
         if i and rows[i - 1][j - 1] != u[i] + v[j]:
