@@ -297,13 +297,14 @@ def _search(
             if idle:
                 if idle & ~goals:
                     continue  # a box off its goal that can never move
+                before = (order, u, v, p, walls)  # this node's matching, over its own tables
                 stuck |= idle
                 walls = walled.get(stuck)
                 if walls is None:
                     walls = walled[stuck] = with_walls(tables, stuck)
                 if boxes & ~stuck & walls.dead:
                     continue
-                left, info = matched(boxes, stuck, walls, player, (order, u, v, p, info[6]))
+                left, info = matched(boxes, stuck, walls, player, before)
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
