@@ -15,6 +15,9 @@ pulled from a few thousand positions at a time, as arrays:
 - a layer is closed (its duplicates dropped, its keys merged into the table)
   a key range at a time, so the budget and a cancel are looked at between
   steps of a few hundredths of a second however big the layer.
+On a symmetric board a key is the least among the position's images (as the
+dict's): a box set's image is 8 byte lookups of its word, and the lowest floor
+rank of its region's image is the least of a lookup per byte of the region.
 A board with more than 64 box cells, rows beyond MOST_WORDS words, or a key
 beyond 64 bits keeps the dict (`fits`; sokoban_pulls.py picks).
 """
@@ -28,6 +31,7 @@ import numpy as np
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_blocks import SortedBlocks
 from fewest.solvers.sokoban_board import Board, cells_of, pullable_to, pushable_to
+from fewest.solvers.sokoban_symmetry import Symmetry, symmetry_keeping
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
 MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
@@ -38,6 +42,7 @@ FRONTIER = 1.75  # positions held to pull from or to close, per entry, at most (
 # 1.6 on Microban #93 and #144, a table of 5M stopped midway through a layer)
 DEEPEST = 255  # depths are bytes
 ONE = np.uint64(1)
+NO_RANK = 1 << 30  # above every floor rank
 
 
 def _layout(board: Board, start_boxes: int) -> tuple[int, int, int, int, int] | None:
@@ -105,6 +110,8 @@ class PackedPullTable:
                         )
         self._by_byte = by_byte.reshape(-1)
         self._ones = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)
+        self._symmetry = symmetry_keeping(board, pushable_to(board, start_boxes))
+        self._images = self._image_tables(self._symmetry)
         self._floor = self._split(floor)
         self._steps = board.steps
         # per direction: bit c set where c + step may take a box (pulls land on box cells only)
@@ -113,12 +120,12 @@ class PackedPullTable:
         goals = board.goals
         keys, regions = [], []
         free = floor & ~goals
-        number = self._number(goals)
         while free:
-            cell = (free & -free).bit_length() - 1
-            region = board.reach(cell, free)
-            keys.append((number << self._rank_bits) | self._rank_of[cell])
-            regions.append(self._split(region)[:, 0])
+            region = board.reach((free & -free).bit_length() - 1, free)
+            key = self._key(goals, self._number(goals), region)
+            if key not in keys:  # (on a symmetric board, regions may be images)
+                keys.append(key)
+                regions.append(self._split(region)[:, 0])
             free &= ~region
         count = len(keys)
         packed = sum(self._live_bit[cell - base] for cell in cells_of(goals))
@@ -159,6 +166,56 @@ class PackedPullTable:
         mask >>= self._base
         return np.array([[(mask >> (64 * k)) & 0xFFFFFFFFFFFFFFFF] for k in range(self._words)], dtype=np.uint64)
 
+    def _image_tables(self, symmetry: Symmetry | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per symmetry, looked up by byte position * 256 + byte: (a packed box set's image,
+        a byte at a time; the least floor rank of a region byte's image)."""
+        if symmetry is None:
+            return []
+        live = list(self._live_index)
+        out = []
+        for cells in symmetry.maps:
+            live_image = {cell: self._live_index[cells[cell]] for cell in live}
+            rank_image = {cell: self._rank_of[cells[cell]] for cell in self._rank_of}
+            boxes = np.zeros(8 * 256, dtype=np.uint64)
+            for position in range(8):
+                for byte in range(1, 256):
+                    low = byte & -byte
+                    index = 8 * position + low.bit_length() - 1
+                    moved = ONE << np.uint64(live_image[live[index]]) if index < len(live) else np.uint64(0)
+                    boxes[position * 256 + byte] = boxes[position * 256 + (byte ^ low)] | moved
+            ranks = np.full(8 * self._words * 256, NO_RANK, dtype=np.int64)
+            for position in range(8 * self._words):
+                for byte in range(1, 256):
+                    low = byte & -byte
+                    cell = self._base + 8 * position + low.bit_length() - 1
+                    rank = rank_image.get(cell, NO_RANK)  # (a region holds floor cells only)
+                    ranks[position * 256 + byte] = min(ranks[position * 256 + (byte ^ low)], rank)
+            out.append((boxes, ranks))
+        return out
+
+    def _key(self, boxes: int, number: int, region: int) -> int:
+        """A position's key: the `number` of its box set above its region's lowest floor
+        rank. On a symmetric board, that of its image whose box set is least (box cells
+        are numbered in the cells' order: its word is least too), and among those that
+        tie, whose region's lowest rank is: a region's image is made only where box sets
+        tie, and one more number."""
+        rank_of = self._rank_of
+        rank = rank_of[(region & -region).bit_length() - 1]
+        symmetry = self._symmetry
+        if symmetry is None:
+            return (number << self._rank_bits) | rank
+        images = symmetry.images(boxes)
+        best = min(images)
+        if best > boxes:
+            return (number << self._rank_bits) | rank
+        if best < boxes:
+            number, rank = self._number(best), 1 << 64
+        for which, image in enumerate(images):
+            if image == best:
+                moved = symmetry.image(region, which)
+                rank = min(rank, rank_of[(moved & -moved).bit_length() - 1])
+        return (number << self._rank_bits) | rank
+
     def _number(self, boxes: int) -> int | None:
         """The box set's number (None: a box where no pull ever puts one)."""
         number, live_index, choose = 0, self._live_index, self._choose
@@ -175,8 +232,7 @@ class PackedPullTable:
         number = self._number(boxes)
         if number is None:
             return self.beyond  # not in the table
-        region = board.reach(player, board.floor & ~boxes)
-        depth = self._table.get((number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1])
+        depth = self._table.get(self._key(boxes, number, board.reach(player, board.floor & ~boxes)))
         return self.beyond if depth is None else depth
 
     def grow(self, control: Control, seconds: float | None, most: int) -> None:
@@ -251,7 +307,11 @@ class PackedPullTable:
             child = boxes[:, row] ^ (self._cell_words[bit] ^ self._cell_words[to]).T
             child_packed = packed[row] ^ self._live_bit[bit] ^ self._live_bit[to]
             region = _flood(self._cell_words[to + step].T.copy(), self._floor & ~child, self.board.width)
-            key = (self._numbers(child_packed) << np.uint64(self._rank_bits)) | self._rank[_lowest_bit(region)]
+            if self._images:
+                keyed, rank = self._least(child_packed, region)
+            else:
+                keyed, rank = child_packed, self._rank[_lowest_bit(region)]
+            key = (self._numbers(keyed) << np.uint64(self._rank_bits)) | rank
             parts.append((key, child_packed, child, region))
         if not parts:
             empty = np.zeros((self._words, 0), dtype=np.uint64)
@@ -265,6 +325,28 @@ class PackedPullTable:
             np.concatenate([part[2] for part in parts], axis=1)[:, first],
             np.concatenate([part[3] for part in parts], axis=1)[:, first],
         )
+
+    def _least(self, packed: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per position, the image that keys it (as `_key`): its box cells' word and its
+        region's lowest floor rank."""
+        eight, byte = np.uint64(8), np.uint64(255)
+        images = []
+        for boxes, _ in self._images:
+            image = boxes[(packed & byte).astype(np.int64)]
+            for position in range(1, 8):
+                image |= boxes[position * 256 + ((packed >> (eight * np.uint64(position))) & byte).astype(np.int64)]
+            images.append(image)
+        best = np.minimum.reduce([packed, *images])
+        rank = np.full(len(packed), NO_RANK, dtype=np.int64)
+        own = np.flatnonzero(packed == best)
+        rank[own] = self._rank[_lowest_bit(regions[:, own])]
+        for (_, ranks), image in zip(self._images, images):
+            tie = np.flatnonzero(image == best)  # (mostly one image per position)
+            if len(tie):
+                by_byte = np.ascontiguousarray(regions[:, tie].T).view(np.uint8).astype(np.int64)
+                by_byte += np.arange(0, by_byte.shape[1] * 256, 256)
+                rank[tie] = np.minimum(rank[tie], ranks[by_byte].min(axis=1))
+        return best, rank.astype(np.uint64)
 
     def _numbers(self, packed: np.ndarray) -> np.ndarray:
         """The numbers of box sets given one word each (bit i: a box on box cell i)."""

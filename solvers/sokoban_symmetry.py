@@ -13,7 +13,7 @@ with two bits flipped in each.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 
@@ -53,6 +53,35 @@ class Symmetry:
         if boxes > best and images.count(best) == 1:
             return (best << shift) | self.maps[images.index(best)][player]
         return self.keyer(boxes, images, shift)(player)
+
+    def image(self, mask: int, which: int) -> int:
+        """`mask` under the symmetry `which` (an index into `maps`)."""
+        tables, image = self.chunks[which], 0
+        for k, byte in enumerate(mask.to_bytes(len(tables), "little")):
+            if byte:
+                image |= tables[k][byte]
+        return image
+
+    def least(self, boxes: int, region: int, shift: int) -> int:
+        """The least key (boxes << shift | the region's lowest cell) among the images of
+        a position given by its boxes and the player's region (itself included)."""
+        images = self.images(boxes)
+        best = min(images)
+        if boxes < best:  # (mostly: the region is looked at only when box sets tie)
+            return (boxes << shift) | ((region & -region).bit_length() - 1)
+        keys = [(boxes << shift) | ((region & -region).bit_length() - 1)] if boxes == best else []
+        for which, image in enumerate(images):
+            if image == best:
+                moved = self.image(region, which)
+                keys.append((best << shift) | ((moved & -moved).bit_length() - 1))
+        return min(keys)
+
+    def keeping(self, mask: int) -> Symmetry | None:
+        """Only the symmetries that also map `mask` onto itself (None: none do)."""
+        kept = [which for which, cells in enumerate(self.maps) if _mask(cells, mask) == mask]
+        if not kept:
+            return None
+        return Symmetry(*(tuple(part[which] for which in kept) for part in (self.maps, self.bits, self.chunks)))
 
     def keyer(self, boxes: int, images: list[int], shift: int) -> Callable[[int], int]:
         """A function: player cell -> the canonical key of (boxes, that player cell)."""
@@ -113,7 +142,13 @@ def board_symmetry(board: Board) -> Symmetry | None:
     return Symmetry(tuple(maps), tuple(bits), tuple(chunks))
 
 
-def _mask(image: list[int], mask: int) -> int:
+def symmetry_keeping(board: Board, mask: int) -> Symmetry | None:
+    """The board's symmetries that also map `mask` onto itself (None: only the identity)."""
+    symmetry = board_symmetry(board)
+    return None if symmetry is None else symmetry.keeping(mask)
+
+
+def _mask(image: Sequence[int], mask: int) -> int:
     out = 0
     for cell in cells_of(mask):
         out |= 1 << image[cell]

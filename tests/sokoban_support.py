@@ -156,3 +156,34 @@ def positions(lvl: S.Level, rng: random.Random, count: int):
             return
         state = S.apply(lvl, state, rng.choice(moves))
         yield state
+
+
+def symmetric_room(rng: random.Random) -> S.Level | None:
+    """A room mirrored left-right (and sometimes top-bottom) with mirrored goals; its boxes
+    are pulled off the goals by random reverse moves, so the position is not symmetric."""
+    width, height = rng.choice([6, 7, 8, 9]), rng.choice([5, 6, 7])
+    both = rng.random() < 0.5
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+
+    def orbit(cell):
+        r, c = cell
+        cells = {(r, c), (r, width - 1 - c)}
+        if both:
+            cells |= {(height - 1 - r, col) for _, col in cells}
+        return cells
+
+    walls = {(r, c) for r in range(height) for c in range(width)} - set(inner)
+    for cell in inner:
+        if rng.random() < 0.1:
+            walls |= orbit(cell)
+    open_cells = [cell for cell in inner if cell not in walls]
+    goals: set = set()
+    for cell in rng.sample(open_cells, len(open_cells)):
+        if len(goals | orbit(cell)) <= 4:
+            goals |= orbit(cell)
+        if len(goals) >= 3:
+            break
+    if not goals or len(open_cells) < len(goals) + 2:
+        return None
+    boxes, player = pulled_away(rng, walls, goals, open_cells, (20, 80))
+    return room_level(width, height, walls, goals, boxes, player)

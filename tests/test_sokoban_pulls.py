@@ -27,6 +27,7 @@ from tests.sokoban_support import (
     random_rooms,
     room_level,
     solve,
+    symmetric_room,
 )
 
 KINDS = {"dict": PullTable, "packed": PackedPullTable}
@@ -361,3 +362,48 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     grown.clear()
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 2 and grown[0].complete and asked
+
+
+def plain(monkeypatch) -> None:
+    """Tables made from here on key every position apart (no symmetry)."""
+    for module in (sokoban_pulls, sokoban_pulls_packed):
+        monkeypatch.setattr(module, "symmetry_keeping", lambda board, mask: None)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_on_a_symmetric_board_images_share_an_entry_and_it_is_exact(kind):
+    rng = random.Random(430)
+    shared = 0
+    for room in random_rooms(430, 30, symmetric_room):
+        table = table_for(room, kind=kind)
+        symmetry = table._symmetry
+        shared += symmetry is not None
+        for state in positions(room, rng, 5):
+            best = lexicographic_optimum(room, "pushes", state)
+            value = bound_at(table, state)
+            assert value == (UNREACHABLE if best is None else best[0])
+            if symmetry is not None:  # every image of the position: the same answer
+                board = table.board
+                boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
+                for image, cells in zip(symmetry.images(boxes), symmetry.maps):
+                    assert table.bound(image, cells[player]) == value
+    assert shared >= 10  # (the rooms' start boxes mostly reach a symmetric set of cells)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_on_microban_144_a_quarter_of_the_entries_answer_for_all(monkeypatch, kind):
+    # four rotations keep its floor, goals and the cells its boxes reach
+    lvl = microban(144)[143][0]
+    symmetric = table_for(lvl, 6_000, kind)
+    assert symmetric._symmetry is not None and len(symmetric._symmetry.maps) == 3
+    plain(monkeypatch)
+    whole = layers_up_to(table_for(lvl, 4 * len(symmetric) + 4_000, "dict"), symmetric.radius)
+    assert whole._symmetry is None and symmetric.radius >= 9
+    if isinstance(symmetric, PullTable):
+        within = sum(depth <= symmetric.radius for depth in symmetric.table.values())
+    else:
+        within = int(np.count_nonzero(symmetric._table.values() <= symmetric.radius))
+    assert within * 4 - 40 <= len(whole) <= within * 4  # (few positions are their own image)
+    shift = whole.shift
+    for key, depth in whole.table.items():
+        assert symmetric.bound(key >> shift, key & ((1 << shift) - 1)) == depth
