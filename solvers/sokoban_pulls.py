@@ -60,6 +60,7 @@ class PullTable:
         self._key_bytes = sys.getsizeof(board.floor << shift)  # (the largest a key can be)
         self._frontier_bytes = TUPLE + 2 * sys.getsizeof(board.floor)
         self.bytes_per_entry = DICT_SLOT + self._key_bytes + self._frontier_bytes
+        self.fixed_bytes = 0  # (nothing held but its entries)
         self.table: dict = {}
         self.radius = 0  # every layer up to here is complete
         self.complete = False  # no position left: one missing can never be solved
@@ -111,10 +112,10 @@ class PullTable:
         region = self.board.reach(player, self.board.floor & ~boxes)
         return self.table.get(self._key(boxes, region), self.beyond)
 
-    def grow(self, control: Control, seconds: float | None, most: int) -> None:
+    def grow(self, control: Control, seconds: float | None, most: int, until: int | None = None) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
-        entries, or no position is left. The control's budget and cancel still apply
-        (they raise `Stopped`)."""
+        entries, its layers are complete up to radius `until`, or no position is left.
+        The control's budget and cancel still apply (they raise `Stopped`)."""
         if self._layer is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         board, table, shift = self.board, self.table, self.shift
@@ -151,6 +152,8 @@ class PullTable:
             self.beyond = depth + 1
             layer, made = self._layer, self._made = made, []
             self._done = 0
+            if layer and until is not None and depth >= until:
+                return
         self.complete = True
         self.beyond = UNREACHABLE
 

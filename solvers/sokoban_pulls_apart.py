@@ -4,7 +4,10 @@ With a time budget the push search spends a share of it on the pull table
 (sokoban_search.py). On a machine with a spare core that share need not stop
 the search: a forked child grows the table (with the same halfway rule: a
 table still no deeper than the start's matching is dropped) and sends it
-back, and the search takes it when it is ready. Forking is done only from
+back as it grows once it is past the matching (after a layer that made it
+half as big again), and the search takes the newest when it looks: a share
+long enough for a deep table no longer keeps the search waiting for a
+shallower one it could have had long before. Forking is done only from
 the main thread: a fork copies one thread of a threaded process (the app's
 workers) and can leave locks held for ever in the child. The child stops by
 itself when its share of the time is spent, should the search die without
@@ -18,9 +21,10 @@ import os
 import threading
 
 from fewest.solvers.control import Control
-from fewest.solvers.sokoban_pulls import PullTable, PackedPullTable, grown_in_halves
+from fewest.solvers.sokoban_pulls import PullTable, PackedPullTable
 
 Table = PullTable | PackedPullTable
+SEND_GROWTH = 1.5  # a table is sent again once it holds this many times the entries
 
 
 def spare_core() -> bool:
@@ -34,7 +38,8 @@ def spare_core() -> bool:
 
 
 class PullsApart:
-    """A child process growing the pull table: `ready`, then `take` it (None: dropped)."""
+    """A child process growing the pull table: when `ready`, `take` the newest it sent
+    (None: dropped); `finished` once it sent its last."""
 
     def __init__(self, table: Table, half: float, most: int, matching: int) -> None:
         context = multiprocessing.get_context("fork")
@@ -44,18 +49,28 @@ class PullsApart:
         )
         self._child.start()
         sender.close()
+        self.finished = False
 
     def ready(self) -> bool:
         return self._receiver.poll()
 
     def take(self) -> Table | None:
-        """The grown table, or None (dropped halfway, or the child died: search on without)."""
+        """The newest table sent (waiting for a word if none came yet), or None (dropped
+        halfway, none deeper than the last taken, or the child died first: search on
+        with what it has)."""
+        newest = None
         try:
-            table = self._receiver.recv()
+            while True:
+                table, self.finished = self._receiver.recv()
+                if table is not None:
+                    newest = table
+                if self.finished or not self._receiver.poll():
+                    break
         except (EOFError, OSError):
-            table = None
-        self.close()
-        return table
+            self.finished = True
+        if self.finished:
+            self.close()
+        return newest
 
     def close(self) -> None:
         if self._child.is_alive():
@@ -65,5 +80,26 @@ class PullsApart:
 
 
 def _grow(sender, table: Table, half: float, most: int, matching: int) -> None:
-    sender.send(grown_in_halves(table, Control(), half, most, matching))
+    """`grown_in_halves`, sending (table, last?) as it grows past the matching."""
+    control = Control()
+    first, second = control.seconds + half, control.seconds + 2 * half
+    sent, sent_radius = 0, 0  # the table last sent: its entries and radius
+    while True:
+        deepest = table.radius + 1
+        end = second if table.beyond > matching else first
+        table.grow(control, max(0.0, end - control.seconds), most, until=deepest)
+        last = table.complete or table.radius < deepest  # (stopped by the time or its size)
+        if table.beyond <= matching:
+            if last:
+                sender.send((None, True))
+                break
+            continue
+        if last:
+            table.stop_growing()
+            # (no deeper than the one sent: only the word that no more is coming)
+            sender.send((table if table.radius > sent_radius or table.complete else None, True))
+            break
+        if len(table) >= SEND_GROWTH * sent:  # (each is pickled whole and unpickled: a few)
+            sender.send((table, False))  # (pickled without its frontier)
+            sent, sent_radius = len(table), table.radius
     sender.close()

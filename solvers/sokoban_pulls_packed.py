@@ -38,8 +38,16 @@ MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
 CHUNK = 8192  # positions pulled from at a time (the budget is looked at between)
 SPAN = 1 << 18  # keys made, about, closed into the table at a time (the same)
 SAMPLE = 64  # one key in SAMPLE of what a layer made marks out the spans
-FRONTIER = 1.75  # positions held to pull from or to close, per entry, at most (measured:
-# 1.6 on Microban #93 and #144, a table of 5M stopped midway through a layer)
+# Positions held to pull from or to close, per entry counted, at most, and what a span
+# being closed holds besides (its keys sorted, its positions gathered: copies of SPAN
+# positions, whatever the table's size). Measured (tracemalloc's peak while growing to
+# a size limit, what was made counted with its duplicates, ~1.4 a position on deep
+# layers): on Microban #93 and #144, plain and symmetric, 40-69 bytes an entry counted
+# from 1.5M entries up (3 words: 9 + 56 * 1.06 at most), up to 92 at 100k-400k, where
+# a span's copies are most of it. The frontier was 1.6 while the layer pulled from was
+# held through the close.
+FRONTIER = 1.2
+CLOSE_COPIES = 3
 DEEPEST = 255  # depths are bytes
 ONE = np.uint64(1)
 NO_RANK = 1 << 30  # above every floor rank
@@ -78,6 +86,7 @@ class PackedPullTable:
         # memory while growing, per entry: a key and a depth, and the positions still to
         # pull from or to close (packed boxes, box and region words) for a share
         self.bytes_per_entry = 9 + int(FRONTIER * (8 + 16 * self._words))
+        self.fixed_bytes = CLOSE_COPIES * SPAN * (16 + 16 * self._words)
         self.radius = 0
         self.complete = False
         self.beyond = 1
@@ -235,9 +244,10 @@ class PackedPullTable:
         depth = self._table.get(self._key(boxes, number, board.reach(player, board.floor & ~boxes)))
         return self.beyond if depth is None else depth
 
-    def grow(self, control: Control, seconds: float | None, most: int) -> None:
+    def grow(self, control: Control, seconds: float | None, most: int, until: int | None = None) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
-        entries, or no position is left. The control's budget and cancel still apply."""
+        entries, its layers are complete up to radius `until`, or no position is left.
+        The control's budget and cancel still apply."""
         if self._layer is None or self._made is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         deadline = None if seconds is None else control.seconds + seconds
@@ -257,6 +267,8 @@ class PackedPullTable:
                 piece, done = piece + 1, 0
             self._done = (piece, 0)
             self._close_layer(control)
+            if self._layer and until is not None and self.radius >= until:
+                return
         self.complete = True
         self.beyond = UNREACHABLE
 
@@ -266,6 +278,9 @@ class PackedPullTable:
         keys merged into the table, its positions a piece of the next layer. (Stopped
         midway, what was merged is exact and merging again adds nothing twice.)"""
         parts = [part for part in self._made if len(part[0])]
+        # the layer pulled from is spent: let go of it (its pieces stay counted, so a
+        # close stopped midway and begun again pulls from none of them)
+        self._layer = [()] * len(self._layer)
         layer = []
         if parts:
             marks = np.zeros(0, dtype=np.uint64)  # one span, unless the layer is big

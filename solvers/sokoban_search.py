@@ -76,12 +76,17 @@ PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
 # search's expansions double. With a spare core the share is grown by a child process
 # beside the search (sokoban_pulls_apart.py) and costs the search nothing where the table
 # does not help: Microban pushes at 60 s, p95 10.5 s -> 6.0 s (#145 16 s -> 6 s, #123
-# 47 s -> 37 s); on #93 a share of 0.15 or 0.35 there did no better than 0.25.
+# 47 s -> 37 s); on #93 a share of 0.15 or 0.35 there did no better than 0.25. Since
+# the child sends the table as it grows, a longer share no longer keeps the search
+# waiting for it: PULLS_APART_SHARE, with the memory for Microban #144's symmetric table
+# to radius 25 (at 19 s; 36 pushes proven in 38-42 s and 1.45 GiB, both processes; #93
+# 14.5 s -> 5.3 s; Microban II at 20 s a level, 127/135 as before, #74 7.1 s -> 1.6 s).
 PULLS_SHARE = 0.25
+PULLS_APART_SHARE = 0.4
 PULLS_GROWTH = 0.5
-PULLS_MEMORY = 0.25  # of the memory budget, for the pull table
+PULLS_MEMORY = 0.4  # of the memory budget, for the pull table
 NEAR_MATCHING = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
-PULLS_MOST_BYTES = 450_000_000  # the pull table's memory at most (with no memory budget)
+PULLS_MOST_BYTES = 1_000_000_000  # the pull table's memory at most
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
@@ -225,13 +230,13 @@ def _search(
             growing = near or pull_table(board, start >> shift)
             if near is None and isinstance(growing, PullTable):
                 big.append(growing.table)
-            most = _pulls_most(control.budget, growing.bytes_per_entry)
+            most = _pulls_most(control.budget, growing)
             seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
-                half = seconds * PULLS_SHARE / 2
+                half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
                 if apart:
                     helpers.append(PullsApart(growing, half, most, left0))
-                    apart_bytes = most * growing.bytes_per_entry
+                    apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
                 near_bytes = near.nbytes() if near else 0
@@ -244,10 +249,17 @@ def _search(
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
             if helpers and helpers[-1].ready():
-                near = helpers.pop().take()  # the table grown beside the search (None: dropped)
-                near_bytes, apart_bytes = (near.nbytes() if near else 0), 0
-                if isinstance(near, PullTable):
-                    big.append(near.table)
+                sent = helpers[-1].take()  # the newest table grown beside the search (None: dropped)
+                if sent is not None:
+                    if isinstance(near, PullTable):  # (the one it replaces is let go of)
+                        big[:] = [held for held in big if held is not near.table]
+                    near = sent
+                    if isinstance(near, PullTable):
+                        big.append(near.table)
+                near_bytes = near.nbytes() if near else 0
+                if helpers[-1].finished:
+                    helpers.pop()
+                    apart_bytes = 0
             control.stored = len(table)
             held = queued * queued_bytes + near_bytes + apart_bytes
             control.bytes_per_entry = 270 + held // len(table)
@@ -517,7 +529,8 @@ def _chain(table: dict, key: int) -> list[int]:
     return keys[::-1]
 
 
-def _pulls_most(budget: Budget, bytes_per_entry: int) -> int:
-    """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory budget."""
+def _pulls_most(budget: Budget, table: PullTable | PackedPullTable) -> int:
+    """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory
+    budget, less what it holds whatever its size."""
     most = PULLS_MOST_BYTES if budget.memory_bytes is None else int(budget.memory_bytes * PULLS_MEMORY)
-    return min(PULLS_MOST_BYTES, most) // bytes_per_entry
+    return max(0, min(PULLS_MOST_BYTES, most) - table.fixed_bytes) // table.bytes_per_entry

@@ -255,6 +255,29 @@ def test_the_dict_tables_memory_is_not_underestimated():
     assert allocated <= table.bytes_per_entry * len(table)  # what its size limit counts on
 
 
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_the_packed_tables_peak_while_growing_is_within_its_size_limit(monkeypatch, symmetric):
+    """The packed table's size limit counts entries (what a layer made, with its
+    duplicates) at `bytes_per_entry`, besides a span's copies (`fixed_bytes`): its peak
+    while growing to the limit (a layer made and closed into the next) stays within that,
+    on Microban #144 (three words a row)."""
+    import tracemalloc
+
+    if not symmetric:
+        plain(monkeypatch)
+    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 1 << 14)  # (the entries' share shows)
+    lvl = microban(144)[143][0]
+    board = compile_board(lvl)
+    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    most = 1_000_000
+    tracemalloc.start()
+    table.grow(Control(), None, most)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert table.radius >= 18 and len(table) < most
+    assert peak <= table.fixed_bytes + table.bytes_per_entry * most
+
+
 def use_kind(monkeypatch, kind: str) -> type:
     """Make the search build tables of this kind; the class whose methods to watch."""
     monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "packed")
@@ -285,16 +308,76 @@ def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apa
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_grown_apart_it_is_the_same_table_and_grows_no_further(kind):
+def test_grown_apart_it_is_sent_a_layer_at_a_time_then_whole_and_grows_no_further(kind):
     lvl = microban(20)[19][0]
     board = compile_board(lvl)
     start = board.mask(lvl.boxes) & board.floor
     apart = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0)
-    sent = apart.take()  # (waits for it)
-    assert sent.complete and same_table(sent, table_for(lvl, kind=kind))
-    with pytest.raises(ValueError):
-        sent.grow(Control(), None, 10)
+    messages = [apart._receiver.recv()]  # (each as it was sent: `take` keeps the newest)
+    while not messages[-1][1]:
+        messages.append(apart._receiver.recv())
+    apart.close()
+    assert messages[-1][0] is not None  # (complete: the last word brings it)
+    sent = [table for table, _ in messages]
+    assert len(sent) >= 3 and all(one.radius < other.radius for one, other in zip(sent, sent[1:]))
+    assert all(len(other) >= 1.5 * len(one) for one, other in zip(sent, sent[1:-1]))
+    assert sent[-1].complete and same_table(sent[-1], table_for(lvl, kind=kind))
+    for table in sent[:-1]:  # a layer at a time, each the whole table to its radius
+        assert same_table(layers_up_to(table_for(lvl), table.radius), table)
+    for table in sent:
+        with pytest.raises(ValueError):
+            table.grow(Control(), None, 10)
+    again, taken = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0), []
+    while not again.finished:  # each take: the newest sent by then
+        taken.append(again.take())
+    assert [table.radius for table in taken] == sorted({table.radius for table in taken})
+    assert taken[-1].complete and same_table(taken[-1], sent[-1])
     assert PullsApart(KINDS[kind](board, start), 30.0, 10**9, 10**6).take() is None  # never past that matching
+
+
+class ScriptedPipe:
+    """The receiving end of a child's pipe, with its words written in advance."""
+
+    def __init__(self, words: list) -> None:
+        self.words = words
+
+    def recv(self):
+        if not self.words:
+            raise EOFError
+        return self.words.pop(0)
+
+    def poll(self, timeout=None) -> bool:
+        return bool(self.words)
+
+    def close(self) -> None:
+        pass
+
+
+class GoneChild:
+    def is_alive(self) -> bool:
+        return False
+
+    def join(self) -> None:
+        pass
+
+
+def scripted(words: list) -> PullsApart:
+    apart = PullsApart.__new__(PullsApart)  # (no child: its words are scripted)
+    apart._receiver, apart._child, apart.finished = ScriptedPipe(words), GoneChild(), False
+    return apart
+
+
+def test_a_take_keeps_the_newest_table_through_a_last_word_without_one():
+    one, two = (PullTable(compile_board(microban(1)[0][0]), 0) for _ in range(2))
+    apart = scripted([(one, False), (two, False), (None, True)])
+    assert apart.take() is two and apart.finished  # (all three were waiting)
+    apart = scripted([(one, False)])
+    assert apart.take() is one and not apart.finished
+    apart._receiver.words += [(None, True)]
+    assert apart.take() is None and apart.finished  # (the search keeps `one`)
+    apart = scripted([(one, False)])
+    apart.take()
+    assert apart.take() is None and apart.finished  # the child died: no more words
 
 
 def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
@@ -335,14 +418,14 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     if apart:
         monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
         wait_for_the_child(monkeypatch, True)
-        monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)
+        monkeypatch.setattr(sokoban_search, "PULLS_APART_SHARE", 0.0002)
         asked = []
         real_bound = table_class.bound
         monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
         lvl, row = microban(36)[35]
         assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
         assert not asked  # dropped in the child: never asked
-        monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.25)  # ample: it completes
+        monkeypatch.setattr(sokoban_search, "PULLS_APART_SHARE", 0.25)  # ample: it completes
         lvl, row = microban(6)[5]  # (searched long enough to look for the table: 235 expansions)
         assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
         assert asked  # complete at once, sent and asked
