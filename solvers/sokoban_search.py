@@ -150,6 +150,7 @@ def _search(
     near_bytes = 0  # the memory it holds (looked at when it grows)
     apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
+    grown = 0  # how many times it grew (a node raised by it remembers which)
 
     def matched(boxes: int, stuck: int, walls: Tables, player: int, before: tuple | None = None) -> tuple[int, tuple]:
         order = tuple(cells_of(boxes & ~stuck))
@@ -205,7 +206,10 @@ def _search(
             if symmetry is None:
                 return _pushes_to(table, key), g
             return replay(board, symmetry, shift, _chain(table, here), start), g
-        if (lazy or near) and pushes_left == matching and not walked:  # (asked once)
+        # Asked once, and again once the pull table has grown since it last raised the node
+        # (a shallow table's bound taken for good cost up to 1.4x the expansions on
+        # Grigoriev's special levels when the table was sent as it grew).
+        if (lazy or near) and not walked and (pushes_left == matching or (len(item) > 4 and item[4] != grown)):
             left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
             # Within its radius the pull table is exact; beyond it, well above the matching,
             # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
@@ -216,7 +220,7 @@ def _search(
             if left >= UNREACHABLE:
                 continue  # boxes that can never all reach goals (a pair, the room, the pulls)
             if left > pushes_left:
-                _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
+                _enqueue_item(buckets, ids, (g + left * lift) << LOW | left, (key, info, here, 0, grown))
                 queued += 1
                 continue
         if not walked:  # (taken out again with its walk counted in: one expansion, not two)
@@ -239,11 +243,13 @@ def _search(
                     apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
+                    grown += 1
                 near_bytes = near.nbytes() if near else 0
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near = growing
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
+                grown += 1
                 near_bytes = near.nbytes()
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
@@ -254,6 +260,7 @@ def _search(
                     if isinstance(near, PullTable):  # (the one it replaces is let go of)
                         big[:] = [held for held in big if held is not near.table]
                     near = sent
+                    grown += 1
                     if isinstance(near, PullTable):
                         big.append(near.table)
                 near_bytes = near.nbytes() if near else 0

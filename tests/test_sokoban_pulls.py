@@ -307,6 +307,23 @@ def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apa
     assert asked
 
 
+def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monkeypatch):
+    """Grown in step with the search, a layer at a time (so the run is the same on any
+    machine): a node the table raised and that comes out after the table grew is asked
+    again (else a shallow table's bound stays with it). Microban #36: 1,809 positions
+    are asked at more than one radius; 20 (nodes opened again) without."""
+    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
+    real_grow, real_bound = PackedPullTable.grow, PackedPullTable.bound
+    monkeypatch.setattr(PackedPullTable, "grow", lambda self, control, seconds, most: real_grow(
+        self, control, None, most, until=self.radius + 1))
+    radii: dict = {}
+    monkeypatch.setattr(PackedPullTable, "bound", lambda self, boxes, player: radii.setdefault(
+        (boxes, player), set()).add(self.radius) or real_bound(self, boxes, player))
+    lvl, row = microban(36)[35]
+    assert checked(lvl, solve(lvl, "pushes"))[1] == int(row["min_pushes"])
+    assert sum(len(seen) > 1 for seen in radii.values()) > 900
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_grown_apart_it_is_sent_a_layer_at_a_time_then_whole_and_grows_no_further(kind):
     lvl = microban(20)[19][0]
