@@ -204,26 +204,16 @@ class PackedPullTable:
 
     def _key(self, boxes: int, number: int, region: int) -> int:
         """A position's key: the `number` of its box set above its region's lowest floor
-        rank. On a symmetric board, that of its image whose box set is least (box cells
-        are numbered in the cells' order: its word is least too), and among those that
-        tie, whose region's lowest rank is: a region's image is made only where box sets
-        tie, and one more number."""
-        rank_of = self._rank_of
-        rank = rank_of[(region & -region).bit_length() - 1]
-        symmetry = self._symmetry
-        if symmetry is None:
-            return (number << self._rank_bits) | rank
-        images = symmetry.images(boxes)
-        best = min(images)
-        if best > boxes:
-            return (number << self._rank_bits) | rank
-        if best < boxes:
-            number, rank = self._number(best), 1 << 64
-        for which, image in enumerate(images):
-            if image == best:
-                moved = symmetry.image(region, which)
-                rank = min(rank, rank_of[(moved & -moved).bit_length() - 1])
-        return (number << self._rank_bits) | rank
+        rank. On a symmetric board, that of the image the dict table keys it by
+        (`Symmetry.least`: least box set, then least lowest cell; box cells and floor
+        ranks go in the cells' order, so `_least` picks the same one from words)."""
+        if self._symmetry is not None:
+            shift = self.board.size.bit_length()
+            key = self._symmetry.least(boxes, region, shift)
+            if key >> shift != boxes:
+                number = self._number(key >> shift)
+            return (number << self._rank_bits) | self._rank_of[key & ((1 << shift) - 1)]
+        return (number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1]
 
     def _number(self, boxes: int) -> int | None:
         """The box set's number (None: a box where no pull ever puts one)."""
