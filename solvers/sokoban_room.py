@@ -11,17 +11,21 @@ by where it puts its box: inside the room (the doors included) or outside.
   in the push-distance tables).
 - Inside: drop every box outside, and let a box appear on an empty door
   whenever the player stands behind it outside (one push: the push through
-  the door); a box pushed out through a door vanishes (its way back is not
-  counted).
-  The fewest room pushes that fill every goal from the room's boxes and the
+  the door); a box pushed out through a door vanishes, and costs the push
+  out and the pushes that bring it back, as a lone box from where it
+  landed with the player on the door, to a cell in front of a door.
+  The fewest such pushes that fill every goal from the room's boxes and the
   boxes still to come, with the player where it stands, is read from a
-  table built once per level by a breadth-first search backwards from the
-  filled room (a bit at a time, as the push search that asks for it grows).
+  table built once per level by a search backwards from the filled room
+  (a bit at a time, as the push search that asks for it grows).
 
-A plan for the level, read this way, is a plan for the room, so the sum of
-the two parts never overestimates the pushes left; unlike the matching it
-sees the order in which a crowded room must be filled. A room position the
-backward search never reaches can never be finished: a deadlock.
+A plan for the level, read this way, is a plan for the room: each push
+outside belongs to one box's stay outside, either one begun before (the
+first part) or one begun by a push out (the second), so the sum of the two
+parts never overestimates the pushes left; unlike the matching it sees the
+order in which a crowded room must be filled, and what a box pushed out of
+the way costs. A room position the backward search never reaches can never
+be finished: a deadlock.
 
 A level may have two such rooms: the smallest behind one doorway and the
 smallest behind two (Microban #153: the left third of the level behind one
@@ -32,9 +36,9 @@ counts the long way each box takes to reach it.
 
 from __future__ import annotations
 
+import heapq
 import threading
 import time
-from collections import deque
 from itertools import combinations
 from math import comb
 from typing import Callable
@@ -51,10 +55,10 @@ NESTED_PAIRS = 10_000  # pairs of cells tried as the doors of a room within a on
 class RoomBound:
     """The room's table and each outside cell's pushes to a door."""
 
-    def __init__(self, board: Board, doors: int, room: int, table: dict) -> None:
+    def __init__(self, board: Board, room: int, to_door: list, table: dict) -> None:
         self.room = room
         self.outside = board.floor & ~room
-        self._to_door = _to_door(board, doors, room)
+        self._to_door = to_door
         self._table = table
 
     def bound(self, boxes: int, player: int) -> int:
@@ -105,15 +109,16 @@ def _side(sides: tuple, player: int) -> int:
 
 
 class _RoomSearch:
-    """The backward search behind a room's table: breadth-first over (room boxes,
-    player's region) from the filled room, resumable (a search asks for a table in
-    step with its own work, and one that outgrew the first ask goes on from there).
-    Its answers: {room boxes: pushes, or ((region mask, pushes), ...) where the
-    player's side matters}."""
+    """The search behind a room's table: Dijkstra's over (room boxes, player's region)
+    backwards from the filled room, resumable (a search asks for a table in step with
+    its own work, and one that outgrew the first ask goes on from there). Its answers:
+    {room boxes: pushes, or ((region mask, pushes), ...) where the player's side
+    matters}."""
 
     def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int) -> None:
         self._board, self._live, self._room, self._box_count = board, live, room, box_count
         self._regions = Regions(board)
+        self.to_door = _to_door(board, doors, room)
         floor, steps = board.floor, board.steps
         # (door, step to an outside neighbour): the ways a box comes in (and goes out)
         self._entries = [
@@ -123,12 +128,12 @@ class _RoomSearch:
             if not (room >> (door + step)) & 1 and (floor >> (door + step)) & 1
         ]
         self._distance: dict[tuple[int, int], int] = {}
-        self._queue: deque = deque()
+        self._queue: list = []  # heap of (pushes, room boxes, player's region)
         self._taken = 0  # states taken from the queue (check is called every 1024)
         goals = board.goals
         for region in self._regions.masks(goals):
             self._distance[goals, region] = 0
-            self._queue.append((goals, region))
+            self._queue.append((0, goals, region))
 
     def __len__(self) -> int:
         return len(self._distance)
@@ -138,7 +143,7 @@ class _RoomSearch:
         _TooLarge past MAX_STATES. `check` is called now and then, before a state is
         taken: when it raises to stop the build, the search is whole and can go on later."""
         board, live, room, box_count = self._board, self._live, self._room, self._box_count
-        floor, steps = board.floor, board.steps
+        floor, steps, to_door = board.floor, board.steps, self.to_door
         regions, entries, distance, queue = self._regions, self._entries, self._distance, self._queue
         while queue:
             if len(distance) >= most:
@@ -148,9 +153,9 @@ class _RoomSearch:
             if not self._taken & 1023:
                 check()
             self._taken += 1
-            state = queue.popleft()
-            mask, region = state
-            here = distance[state]
+            here, mask, region = heapq.heappop(queue)
+            if distance[mask, region] != here:
+                continue  # reached more cheaply since it was queued
             following = []  # (state, added cost)
             for box in cells_of(mask):
                 for step in steps:
@@ -170,19 +175,18 @@ class _RoomSearch:
                         emptied = mask ^ (1 << door)
                         following.append(((emptied, regions.of(emptied, start)), 1))
                 elif (region >> door) & 1 and bin(mask).count("1") < box_count:
-                    # undo a box leaving: pushed from the door towards door + step, player behind
-                    start = door - step
-                    if (floor >> start) & 1 and not (mask >> start) & 1:
+                    # undo a box leaving: pushed from the door onto door + step, the player
+                    # behind (then on the door); it costs that push and its way back
+                    start, landed = door - step, to_door[door + step]
+                    back = landed if landed.__class__ is int else _side(landed, door)
+                    if (floor >> start) & 1 and not (mask >> start) & 1 and back < UNREACHABLE:
                         filled = mask | (1 << door)
-                        following.append(((filled, regions.of(filled, start)), 0))
+                        following.append(((filled, regions.of(filled, start)), 1 + back))
             for after, cost in following:
                 known = distance.get(after)
                 if known is None or known > here + cost:
                     distance[after] = here + cost
-                    if cost:
-                        queue.append(after)
-                    else:
-                        queue.appendleft(after)
+                    heapq.heappush(queue, (here + cost, *after))
         return True
 
     def answers(self) -> dict:
@@ -288,7 +292,7 @@ def _grown(board: Board, live: int, box_count: int, most: int, check: Callable) 
         if isinstance(known, _RoomSearch):
             try:
                 if known.grow(check, most):
-                    built[doors, room] = RoomBound(board, doors, room, known.answers())
+                    built[doors, room] = RoomBound(board, room, known.to_door, known.answers())
             except _TooLarge:
                 built[doors, room] = TOO_LARGE
     known = list(built.values())
