@@ -37,7 +37,7 @@ def assign(rows: Sequence[Sequence[int]]) -> Matching:
 
 def reassign(rows: Sequence[Sequence[int]], matching: Matching, i: int) -> Matching:
     """The optimal matching after row i (0-based) of `rows` changed; `matching` is untouched."""
-    u, v, p = list(matching[0]), matching[1][:], matching[2][:]
+    u, v, p = list(matching[0]), list(matching[1]), list(matching[2])  # (a search keeps arrays)
     n = len(rows)
     i += 1
     for j in range(1, n + 1):
