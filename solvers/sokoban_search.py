@@ -189,8 +189,8 @@ def _search(
     big += [table, buckets, never_moving]
     ids = list(buckets)
     # Memory: a table entry ~270 bytes and a queued node ~400 + 26 per box were measured with
-    # the order and matching as a tuple and lists; as arrays a node holds ~8 per box less
-    # from 5 boxes up (sizes above), so ~440 + 18 per box.
+    # the order and matching as a tuple and lists; as arrays a node holds at least 8 bytes
+    # a box less, less 40 (the sizes above: 40 less with 10 boxes, 200 with 26), so ~440 + 18.
     queued, queued_bytes = 1, 440 + 18 * len(info0[0])
     check_every = 31
     while ids:
