@@ -34,6 +34,11 @@ from fewest.solvers.sokoban_tables import Tables, build_tables
 METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
 BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
+# Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
+# when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
+# (pushes, moves) never got past 336 in 300 s. The first proof keeps 51 of 60 s (#144's
+# takes 37-42 s).
+PUSHES_ALONE_SHARE = 0.15
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
 # level the push search proved was lost to the meet search running out first, and 9 more
@@ -59,17 +64,24 @@ def solve(
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
+    proofs_end = 1 - BEST_EFFORT_SHARE if best_effort else 1.0  # (of the budgets)
     try:
-        with control.share(1 - BEST_EFFORT_SHARE if best_effort else 1.0):
+        with control.share(proofs_end - (PUSHES_ALONE_SHARE if metric == "pushes" else 0)):
             if metric == "moves":
                 met = _meet_first(tables, boxes, player, control)
                 if met is not None:
                     return met
             found = push_search(tables, boxes, player, control, metric)  # (its bound only rises from met's)
     except Stopped as stop:
+        reason = stop.reason
+        if metric == "pushes" and reason != "cancelled":
+            with control.share(proofs_end):
+                counted = _pushes_alone(tables, boxes, player, control, reason)
+            if counted is not None:
+                return counted
         if best_effort:
-            return _best_effort(tables, boxes, player, control, metric, stop.reason)
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason), at_least=_at_least(control))
+            return _best_effort(tables, boxes, player, control, metric, reason)
+        return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(board, boxes, player, found[0])
@@ -100,6 +112,26 @@ def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> So
     assert (tally.moves, tally.pushes) == (moves, pushes), "plan does not match the searched cost"
     control.bound = moves
     return Solution(Status.OPTIMAL, tuple(plan), _stats(control), {"pushes": pushes})
+
+
+def _pushes_alone(tables: Tables, boxes: int, player: int, control: Control, reason: str) -> Solution | None:
+    """Pushes: after the proof of (pushes, moves) ran out, the pushes alone, proven with
+    PI-corral pruning (sokoban_corrals.py): a plan marked FOUND whose `at_least` is its
+    own pushes (its moves are not proven fewest). None when this runs out too (the bound
+    the first proof reached stands), or a cancelled Solution."""
+    control.stored = 0  # the first proof's table is gone
+    try:
+        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
+        return None
+    if found is None:
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
+    moves, tally = _plan(tables.board, boxes, player, found[0])
+    assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
+    control.bound = tally.pushes
+    return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
 
 
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:

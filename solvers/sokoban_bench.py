@@ -42,6 +42,11 @@ class BenchRow:
     def proven(self) -> bool:
         return self.status == "optimal"
 
+    def first_proven(self, metric: str) -> bool:
+        """A plan only found whose first count (pushes, under pushes) is proven fewest."""
+        first = self.pushes if metric == "pushes" else self.moves
+        return self.status == "found" and first is not None and first == self.at_least
+
 
 @dataclass(frozen=True)
 class BenchSummary:
@@ -51,6 +56,10 @@ class BenchSummary:
     @property
     def solved(self) -> int:
         return sum(row.proven for row in self.rows)
+
+    @property
+    def first_proven(self) -> int:
+        return sum(row.first_proven(self.metric) for row in self.rows)
 
     @property
     def mismatches(self) -> int:
@@ -103,7 +112,9 @@ def format_row(row: BenchRow, metric: str = "moves") -> str:
     """One level's line; an unproven one ends with what its proof got to (in `metric`)."""
     length = "-" if row.moves is None else f"{row.moves}/{row.pushes}"
     check = {None: "", True: " ok", False: f" MISMATCH (expected {row.expected})"}[row.matches]
-    if not row.proven and row.at_least is not None:
+    if row.first_proven(metric):
+        check += f" ({metric} proven fewest; its {'moves' if metric == 'pushes' else 'pushes'} not)"
+    elif not row.proven and row.at_least is not None:
         check += f" (at least {row.at_least} {metric})"
     return (
         f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} moves/pushes {length:>9s}"
@@ -113,6 +124,8 @@ def format_row(row: BenchRow, metric: str = "moves") -> str:
 
 def format_summary(summary: BenchSummary) -> str:
     mismatches = f", {summary.mismatches} mismatched" if summary.mismatches else ""
+    if summary.first_proven:
+        mismatches += f", {summary.first_proven} more with only the {summary.metric} proven"
     return (
         f"{summary.metric}: {summary.solved}/{len(summary.rows)} proven optimal{mismatches};"
         f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s"

@@ -48,6 +48,7 @@ from typing import Callable
 from fewest.solvers.control import Budget, Control, Stopped, collector_paused, release_gradually
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign, warm_assign
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
+from fewest.solvers.sokoban_corrals import corral_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
@@ -93,19 +94,22 @@ Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
 
 def push_search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int = 1
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int = 1,
+    pushes_only: bool = False,
 ) -> tuple[list[Push], int] | None:
     """An optimal push sequence and its folded cost, or None when no solution exists.
 
     With `weight` > 1 the bound counts that many times over (weighted A*): a plan comes
     much sooner but is not proven optimal (its cost is at most `weight` times the best).
+    With `pushes_only` (metric "pushes") walks cost nothing and PI-corral pruning is on
+    (sokoban_corrals.py): the fewest pushes, proven, but not the fewest moves among them.
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
     big: list = []  # the search's big containers, freed a step at a time when it ends
     with collector_paused():
         try:
-            return _search(tables, boxes, player, control, metric, weight, helpers, big)
+            return _search(tables, boxes, player, control, metric, weight, pushes_only, helpers, big)
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
@@ -116,12 +120,15 @@ def push_search(
 
 
 def _search(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, helpers: list, big: list
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, pushes_only: bool,
+    helpers: list, big: list,
 ) -> tuple[list[Push], int] | None:
     board = tables.board
     floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
     # edge cost = walk * per_step + per_push, in the folded cost
     per_step, per_push = (MAJOR, MAJOR + 1) if metric == "moves" else (1, MAJOR + 1)
+    if pushes_only:  # (with walks counted, ties on pushes go by moves: Microban #153 64 s against 5)
+        per_step = 0
     # Under the moves metric the walk to the nearest push raises the bound. Under pushes it
     # would only order ties, and measured it cost 5-30% (Microban #111, #145) for nothing.
     walk_first = metric == "moves"
@@ -344,6 +351,12 @@ def _search(
                 candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
+        if pushes_only:
+            inward = corral_pushes(floor, steps, boxes, seen, walls.live, stuck, goals)
+            if inward is not None:  # (the pushes into a PI-corral: the others can wait)
+                candidates = inward
+                if not candidates:
+                    continue
         parent, code = entry[1], entry[2]
         if parent is not None and probe.dead(tables, boxes, player, seen, (code >> 2) + steps[code & 3]):
             continue

@@ -57,17 +57,18 @@ def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = Non
     return None
 
 
-def random_room(rng: random.Random) -> S.Level | None:
-    """A small walled room with random inner walls. Mostly the boxes are pulled away
-    from their goals by random reverse moves (so it is solvable); sometimes they are
-    simply scattered (often unsolvable). None when the draw makes no valid level."""
+def random_room(rng: random.Random, walled: float = 0.15, most: int = 3) -> S.Level | None:
+    """A small walled room with random inner walls (each inner cell one with odds
+    `walled`). Mostly the boxes are pulled away from their goals by random reverse
+    moves (so it is solvable); sometimes they are simply scattered (often unsolvable).
+    None when the draw makes no valid level. At most `most` boxes (2 on more than 20 cells)."""
     width, height = rng.randint(4, 8), rng.randint(4, 7)
     walls = {(r, c) for r in range(height) for c in range(width)}
     walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
     inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
-    walls.update(cell for cell in inner if rng.random() < 0.15)
+    walls.update(cell for cell in inner if rng.random() < walled)
     open_cells = [cell for cell in inner if cell not in walls]
-    count = rng.randint(1, 3 if len(open_cells) <= 20 else 2)
+    count = rng.randint(1, most if len(open_cells) <= 20 else 2)
     if len(open_cells) < count + 1:
         return None
     goals = rng.sample(open_cells, count)

@@ -14,7 +14,7 @@ from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign, warm_assign
-from fewest.solvers.sokoban_bench import BenchRow, format_row, format_summary, run_collection
+from fewest.solvers.sokoban_bench import BenchRow, BenchSummary, format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
@@ -319,7 +319,9 @@ def test_node_budget_stops_honestly():
 
 
 @pytest.mark.parametrize("metric", solver.METRICS)
-def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric):
+def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric, monkeypatch):
+    # (pushes: when the proof of the pushes alone, next, runs out too)
+    monkeypatch.setattr(solver, "_pushes_alone", lambda *_: None)
     lvl, row = microban(123)[122]  # proving it takes some 700,000 nodes
     solution = solve(lvl, metric, nodes=20_000)
     assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
@@ -330,6 +332,19 @@ def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric):
     control = Control(Budget(nodes=20_000))
     proof_only = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False)
     assert proof_only.status is Status.BUDGET and not proof_only.moves
+
+
+@pytest.mark.parametrize("best_effort", [True, False])
+def test_out_of_budget_the_pushes_alone_are_still_proven(best_effort):
+    # When the proof of (pushes, moves) runs out, the rest of the budget proves the pushes
+    # alone: a plan with the fewest pushes (the table's), marked FOUND (its moves unproven).
+    lvl, row = microban(123)[122]
+    control = Control(Budget(nodes=20_000))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=best_effort)
+    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
+    oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
+    assert solution.extra["pushes"] == S.tally(solution.moves).pushes == int(row["min_pushes"])
+    assert solution.at_least == solution.stats.bound == int(row["min_pushes"])
 
 
 @pytest.mark.parametrize(
@@ -434,3 +449,13 @@ def test_a_bench_row_out_of_budget_ends_with_what_the_proof_reached():
     assert format_row(stopped, "pushes").endswith("613 MiB (at least 334 pushes)")
     proven = BenchRow(1, "1", "optimal", 33, 8, 8, 0.01, 23 << 20, at_least=None)
     assert format_row(proven, "pushes").endswith("23 MiB")
+
+
+def test_a_bench_row_with_only_its_pushes_proven_says_so():
+    counted = BenchRow(153, "153", "found", 1085, 336, 384_076, 55.2, 590 << 20, at_least=336)
+    assert format_row(counted, "pushes").endswith("590 MiB (pushes proven fewest; its moves not)")
+    short = BenchRow(153, "153", "found", 1085, 340, 384_076, 55.2, 590 << 20, at_least=336)
+    assert format_row(short, "pushes").endswith("(at least 336 pushes)")
+    proven = BenchRow(1, "1", "optimal", 33, 8, 8, 0.01, 23 << 20, at_least=None)
+    summary = BenchSummary("pushes", (proven, counted, short))
+    assert "1/3 proven optimal, 1 more with only the pushes proven;" in format_summary(summary)
