@@ -61,7 +61,13 @@ def _text(record: dict, metric: str) -> str:
         facts.append(f"{record['pushes']} pushes")
     if "digit" in record:
         facts.append(f"digit {record['digit']}")
-    proof = "optimal" if record["optimal"] else f"NOT proven optimal{bound}"
+    first = record.get("pushes") if metric == "pushes" else record["length"]
+    if record["optimal"]:
+        proof = "optimal"
+    elif first is not None and first == record.get("at_least"):  # (its first count is proven)
+        proof = f"fewest {metric} proven, NOT the fewest {'moves' if metric == 'pushes' else 'pushes'} for them"
+    else:
+        proof = f"NOT proven optimal{bound}"
     plan = record["plan"] or "(already solved)"
     return f"{head}: {', '.join(facts)}, {proof} [{record['seconds']:.3f} s]\n  {plan}"
 
