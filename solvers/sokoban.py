@@ -4,6 +4,9 @@ Under the moves metric a breadth-first search from both ends over single steps
 (sokoban_meet.py) goes first, on part of the proof's time and memory: it settles
 crowded levels whose plans are mostly walking, which the push search's bound
 (pushes only) climbs to very slowly. When it runs out, the push search starts.
+Under the pushes metric, when the proof of (pushes, moves) runs out, the rest
+of the budget goes to a proof of the pushes alone (PI-corral pruning,
+sokoban_corrals.py), whose plan is FOUND with its pushes proven fewest.
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a

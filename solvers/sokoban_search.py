@@ -31,6 +31,10 @@ Pruning never loses an optimal plan:
 - corral deadlocks (sokoban_probe.py): when the box just pushed fences off
   floor the player cannot reach, a tiny search with only the fence's boxes
   may prove them stuck; the pattern then prunes every node that holds it;
+- PI-corrals, for a proof of the pushes alone only (sokoban_corrals.py): when
+  the player is shut out of a corral that must change and whose boxes can
+  only be pushed into it, only those pushes are made (a plan with the fewest
+  pushes is kept, not always one with the fewest moves among them);
 - dominance: a node is not expanded (nor stored, when the other player cell
   is one free step away) when the same boxes were reached with the player
   elsewhere in the same region so much cheaper that walking over costs no
