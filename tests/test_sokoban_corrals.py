@@ -5,13 +5,20 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control
+from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_board import compile_board, open_pushes
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, lexicographic_optimum, microban, random_room, random_rooms
-from fewest.solvers import sokoban as solver
+
+
+def start(lvl: S.Level) -> tuple[int, int]:
+    """The search's boxes and player at the level's start."""
+    board = compile_board(lvl)
+    state = S.initial_state(lvl)
+    return board.mask(state.boxes) & board.floor, board.inside(state.player)
 
 
 def kept(text: str):
@@ -19,8 +26,7 @@ def kept(text: str):
     lvl = level(text)
     board = compile_board(lvl)
     tables = build_tables(board)
-    state = S.initial_state(lvl)
-    boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
+    boxes, player = start(lvl)
     seen, _ = board.layers(player, board.floor & ~boxes)
     pushes = search.corral_pushes(board.floor, board.steps, boxes, seen, tables.live, 0, board.goals)
     candidates, _, _ = open_pushes(board.steps, boxes, seen, tables.live & ~boxes)
@@ -51,10 +57,8 @@ def test_a_corral_with_its_boxes_home_and_no_goal_free_is_left_shut():
 
 
 def pushes_alone(lvl: S.Level, **budget) -> tuple[list, int] | None:
-    board = compile_board(lvl)
-    state = S.initial_state(lvl)
-    boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
-    return push_search(build_tables(board), boxes, player, Control(Budget(**budget)), "pushes", pushes_only=True)
+    tables = build_tables(compile_board(lvl))
+    return push_search(tables, *start(lvl), Control(Budget(**budget)), "pushes", pushes_only=True)
 
 
 def test_the_pushes_alone_are_the_fewest_of_an_independent_search(monkeypatch):
@@ -79,22 +83,16 @@ def test_the_pushes_alone_are_the_fewest_of_an_independent_search(monkeypatch):
             if expected is None:
                 assert found is None
                 continue
-            plan, _ = solver._plan(compile_board(room), *_start(room), found[0])
+            plan, _ = solver._plan(compile_board(room), *start(room), found[0])
             oracle.replay_length(S, room, plan)  # a real plan, that solves
             assert S.tally(plan).pushes == found[1] // MAJOR == expected[0]
     assert sum(pruned) > 50  # (the pruning was put to the test)
 
 
-def _start(lvl: S.Level) -> tuple[int, int]:
-    board = compile_board(lvl)
-    state = S.initial_state(lvl)
-    return board.mask(state.boxes) & board.floor, board.inside(state.player)
-
-
 @pytest.mark.parametrize("number", [20, 57, 139, 145])
 def test_microban_pushes_alone_match_the_table(number):
     lvl, row = microban(number)[number - 1]
-    plan, tally = solver._plan(compile_board(lvl), *_start(lvl), pushes_alone(lvl, seconds=60)[0])
+    plan, tally = solver._plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=60)[0])
     oracle.replay_length(S, lvl, plan)
     assert tally.pushes == int(row["min_pushes"])
 
@@ -104,6 +102,6 @@ def test_microban_153_takes_336_pushes():
     # are proven in a few seconds.
     lvl, row = microban(153)[152]
     assert row["min_pushes"] == ""  # (the table has no count for it)
-    plan, tally = solver._plan(compile_board(lvl), *_start(lvl), pushes_alone(lvl, seconds=120)[0])
+    plan, tally = solver._plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=120)[0])
     oracle.replay_length(S, lvl, plan)
     assert tally.pushes == 336
