@@ -12,45 +12,37 @@ all go in, or onto walls, boxes of A or dead squares) they are all open now
 (the P holds by this choice of A), and that first push is one of them. A
 plan that makes other pushes first can make it first instead: it lands
 where nothing else went and only frees a cell for what follows; the same
-pushes in all, in another order. So when A must change (a box of A off its goal, or a goal of A
-free), the pushes into A are the only ones a position needs for a plan
-with the fewest pushes. Not for the fewest moves: the order changes the
-walks, so the pruning serves only a proof of the pushes alone.
+pushes in all, in another order. So when A must change (a box of A off its
+goal, or a goal of A free), the pushes into A are the only ones a position
+needs for a plan with the fewest pushes. Not for the fewest moves: the
+order changes the walks, so the pruning serves only a proof of the pushes
+alone.
 """
 
 from __future__ import annotations
 
+from fewest.solvers.sokoban_board import Board
+
 Pushes = list[tuple[int, int, int]]  # [(direction, step, boxes)], as open_pushes gives them
-
-
-def _spread(seed: int, within: int, steps: tuple) -> int:
-    """The cells of `within` connected to `seed` (4-neighbours)."""
-    reached = frontier = seed
-    while frontier:
-        grown = 0
-        for step in steps:
-            grown |= frontier << step if step > 0 else frontier >> -step
-        frontier = grown & within & ~reached
-        reached |= frontier
-    return reached
 
 
 def _shift(cells: int, step: int) -> int:
     return cells << step if step > 0 else cells >> -step
 
 
-def corral_pushes(floor: int, steps: tuple, boxes: int, seen: int, live: int, stuck: int, goals: int) -> Pushes | None:
+def corral_pushes(board: Board, boxes: int, seen: int, live: int, stuck: int) -> Pushes | None:
     """The pushes into the PI-corral needing the fewest ([] when none is open: no plan
     from here), or None when no corral that must change is a PI-corral.
 
     `seen`: the player's region; `live`: floor a box may end a push on (no dead squares);
     `stuck`: boxes that never move again (on their goals).
     """
+    floor, steps, goals = board.floor, board.steps, board.goals
     off = floor & ~seen  # boxes and the floor the player cannot reach
     unseen = off & ~boxes
     best, fewest = None, -1
     while unseen:
-        area = _spread(unseen & -unseen, off, steps)
+        area = board.reach((unseen & -unseen).bit_length() - 1, off)
         unseen &= ~area
         movers = area & boxes & ~stuck
         if not (movers & ~goals or area & goals & ~boxes):

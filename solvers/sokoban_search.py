@@ -356,7 +356,7 @@ def _search(
         if not candidates:
             continue
         if pushes_only:
-            inward = corral_pushes(floor, steps, boxes, seen, walls.live, stuck, goals)
+            inward = corral_pushes(board, boxes, seen, walls.live, stuck)
             if inward is not None:  # (the pushes into a PI-corral: the others can wait)
                 candidates = inward
                 if not candidates:

@@ -28,7 +28,7 @@ def kept(text: str):
     tables = build_tables(board)
     boxes, player = start(lvl)
     seen, _ = board.layers(player, board.floor & ~boxes)
-    pushes = search.corral_pushes(board.floor, board.steps, boxes, seen, tables.live, 0, board.goals)
+    pushes = search.corral_pushes(board, boxes, seen, tables.live, 0)
     candidates, _, _ = open_pushes(board.steps, boxes, seen, tables.live & ~boxes)
     count = lambda found: None if found is None else sum(cells.bit_count() for _, _, cells in found)
     return count(pushes), count(candidates), pushes
