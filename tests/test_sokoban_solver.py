@@ -5,6 +5,7 @@ matching bound, deadlock pruning, budgets and cancellation. Every plan is replay
 import gc
 import itertools
 import random
+from functools import partial
 
 import pytest
 
@@ -27,6 +28,7 @@ from tests.sokoban_support import (
     lexicographic_optimum,
     microban,
     positions,
+    random_room,
     random_rooms,
     solve,
 )
@@ -283,6 +285,28 @@ def test_corral_probe_never_condemns_a_solvable_position():
                 condemned += 1
                 assert oracle.shortest_plan(S, room, state) is None
     assert condemned > 0
+
+
+def test_corral_patterns_never_condemn_a_solvable_position():
+    # The patterns learnt on one walk judge the positions of the others (on its own walk
+    # a position after a dead one is dead anyway)
+    rng = random.Random(7)
+    condemned = matched = 0
+    for room in random_rooms(41, 100, partial(random_room, walled=0.2, most=4)):
+        board = compile_board(room)
+        tables = build_tables(board)
+        probe = CorralProbe(board.size, limit=200, largest=3)
+        for _walk in range(4):
+            for state in itertools.islice(positions(room, rng, 12), 1, None):
+                boxes, player = board.mask(state.boxes), board.inside(state.player)
+                reach = board.reach(player, board.floor & ~boxes)
+                fits = any(probe.matches(boxes, player, box) for box in cells_of(boxes))
+                found = any(probe.dead(tables, boxes, player, reach, box) for box in cells_of(boxes))
+                if fits or found:
+                    matched += fits
+                    condemned += found
+                    assert oracle.shortest_plan(S, room, state) is None
+    assert condemned > 0 and matched > 0
 
 
 @pytest.mark.parametrize(
