@@ -12,6 +12,7 @@ from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
+from fewest.solvers.sokoban_board import Board
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"
@@ -55,6 +56,11 @@ def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = Non
                 best[nxt] = new
                 heapq.heappush(heap, (new, next(order), nxt))
     return None
+
+
+def search_position(board: Board, state: S.State) -> tuple[int, int]:
+    """A position in the push search's terms: (boxes as a padded bit set, player's padded cell)."""
+    return board.mask(state.boxes) & board.floor, board.inside(state.player)
 
 
 def random_room(rng: random.Random, walled: float = 0.15, most: int = 3) -> S.Level | None:

@@ -11,14 +11,12 @@ from fewest.solvers.sokoban_board import compile_board, open_pushes
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
-from tests.sokoban_support import level, lexicographic_optimum, microban, random_room, random_rooms
+from tests.sokoban_support import level, lexicographic_optimum, microban, random_room, random_rooms, search_position
 
 
 def start(lvl: S.Level) -> tuple[int, int]:
     """The search's boxes and player at the level's start."""
-    board = compile_board(lvl)
-    state = S.initial_state(lvl)
-    return board.mask(state.boxes) & board.floor, board.inside(state.player)
+    return search_position(compile_board(lvl), S.initial_state(lvl))
 
 
 def kept(text: str):

@@ -23,14 +23,14 @@ from tests.sokoban_support import (
     pulled_away,
     random_rooms,
     room_level,
+    search_position,
     solve,
 )
 
 
 def meet(lvl: S.Level, control: Control | None = None):
     board = compile_board(lvl)
-    boxes, player = board.mask(lvl.boxes) & board.floor, board.inside(lvl.player)
-    return meet_search(build_tables(board), boxes, player, control or Control())
+    return meet_search(build_tables(board), *search_position(board, S.initial_state(lvl)), control or Control())
 
 
 def replayed(lvl: S.Level, letters: str) -> tuple[int, int]:

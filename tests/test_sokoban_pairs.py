@@ -10,7 +10,15 @@ from fewest.engine import sokoban as S
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_tables import UNREACHABLE
-from tests.sokoban_support import checked, lexicographic_optimum, microban, positions, random_rooms, solve
+from tests.sokoban_support import (
+    checked,
+    lexicographic_optimum,
+    microban,
+    positions,
+    random_rooms,
+    search_position,
+    solve,
+)
 
 
 def bound_of(lvl: S.Level, state: S.State) -> int | None:
@@ -19,7 +27,7 @@ def bound_of(lvl: S.Level, state: S.State) -> int | None:
     table = pair_bound(board)
     if table is None:
         return None
-    return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
+    return table.bound(*search_position(board, state))
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -15,7 +15,16 @@ from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers import sokoban_room
 from fewest.solvers.sokoban_room import MAX_STATES, find_rooms, room_bounds, room_bounds_within
 from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
-from tests.sokoban_support import checked, level, lexicographic_optimum, microban, positions, room_level, solve
+from tests.sokoban_support import (
+    checked,
+    level,
+    lexicographic_optimum,
+    microban,
+    positions,
+    room_level,
+    search_position,
+    solve,
+)
 
 TWO_ROOMS = """\
 #########
@@ -29,12 +38,11 @@ def bounds_of(lvl: S.Level, state: S.State) -> tuple[int, int] | None:
     """(matching, the larger room bound) of the position; None where the board has no goal room."""
     board = compile_board(lvl)
     tables = build_tables(board)
-    boxes = board.mask(state.boxes) & board.floor
+    boxes, player = search_position(board, state)
     rooms = room_bounds(board, tables.live, bin(boxes).count("1"))
     if not rooms:
         return None
     rows = [tables.rows[cell] for cell in cells_of(boxes)]
-    player = board.inside(state.player)
     return matching_cost(rows, assign(rows)), max(room.bound(boxes, player) for room in rooms)
 
 
@@ -269,6 +277,6 @@ def test_the_rooms_behind_one_doorway_and_behind_two_are_both_bounds():
     assert bin(one_door).count("1") == 1 and bin(two_doors).count("1") == 2
     assert small & large == small and bin(small).count("1") == 12  # ten goals and two doors
     state = S.initial_state(lvl)
-    boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
+    boxes, player = search_position(board, state)
     values = [room.bound(boxes, player) for room in room_bounds(board, tables.live, 10)]
     assert values == [318, 318]  # (the large room: 231 when a box pushed out vanished)
