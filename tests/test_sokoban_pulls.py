@@ -26,6 +26,7 @@ from tests.sokoban_support import (
     pulled_away,
     random_rooms,
     room_level,
+    search_position,
     solve,
     symmetric_room,
 )
@@ -55,8 +56,7 @@ def wide_room(rng: random.Random) -> S.Level | None:
 
 
 def bound_at(table: PullTable, state: S.State) -> int:
-    board = table.board
-    return table.bound(board.mask(state.boxes) & board.floor, board.inside(state.player))
+    return table.bound(*search_position(table.board, state))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -483,8 +483,7 @@ def test_on_a_symmetric_board_images_share_an_entry_and_it_is_exact(kind):
             value = bound_at(table, state)
             assert value == (UNREACHABLE if best is None else best[0])
             if symmetry is not None:  # every image of the position: the same answer
-                board = table.board
-                boxes, player = board.mask(state.boxes) & board.floor, board.inside(state.player)
+                boxes, player = search_position(table.board, state)
                 for image, cells in zip(symmetry.images(boxes), symmetry.maps):
                     assert table.bound(image, cells[player]) == value
     assert shared >= 10  # (the rooms' start boxes mostly reach a symmetric set of cells)

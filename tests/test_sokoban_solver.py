@@ -30,6 +30,7 @@ from tests.sokoban_support import (
     positions,
     random_room,
     random_rooms,
+    search_position,
     solve,
 )
 
@@ -279,7 +280,7 @@ def test_corral_probe_never_condemns_a_solvable_position():
             if not moves:
                 break
             state = S.apply(room, state, rng.choice(moves))
-            boxes, player = board.mask(state.boxes), board.inside(state.player)
+            boxes, player = search_position(board, state)
             reach = board.reach(player, board.floor & ~boxes)
             if any(probe.dead(tables, boxes, player, reach, box) for box in cells_of(boxes)):
                 condemned += 1
@@ -298,7 +299,7 @@ def test_corral_patterns_never_condemn_a_solvable_position():
         probe = CorralProbe(board.size, limit=200, largest=3)
         for _walk in range(4):
             for state in itertools.islice(positions(room, rng, 12), 1, None):
-                boxes, player = board.mask(state.boxes), board.inside(state.player)
+                boxes, player = search_position(board, state)
                 reach = board.reach(player, board.floor & ~boxes)
                 fits = any(probe.matches(boxes, player, box) for box in cells_of(boxes))
                 found = any(probe.dead(tables, boxes, player, reach, box) for box in cells_of(boxes))
