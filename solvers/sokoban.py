@@ -6,7 +6,9 @@ crowded levels whose plans are mostly walking, which the push search's bound
 (pushes only) climbs to very slowly. When it runs out, the push search starts.
 Under the pushes metric, when the proof of (pushes, moves) runs out, the rest
 of the budget goes to a proof of the pushes alone (PI-corral pruning,
-sokoban_corrals.py), whose plan is FOUND with its pushes proven fewest.
+sokoban_corrals.py), whose plan is FOUND with its pushes proven fewest. A FOUND
+plan (that one, or the weighted search's) has its pushes reordered between
+boxes for the fewest moves that order allows (sokoban_interleave.py).
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
@@ -28,6 +30,7 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_room import room_bounds
@@ -131,7 +134,8 @@ def _pushes_alone(tables: Tables, boxes: int, player: int, control: Control, rea
         return None
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    moves, tally = _plan(tables.board, boxes, player, found[0])
+    pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
+    moves, tally = _plan(tables.board, boxes, player, pushes)
     assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
     control.bound = tally.pushes
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
@@ -148,7 +152,8 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
         return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
     if found is None:  # the weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    moves, tally = _plan(tables.board, boxes, player, found[0])
+    pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
+    moves, tally = _plan(tables.board, boxes, player, pushes)
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
     )
