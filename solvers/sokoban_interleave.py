@@ -34,12 +34,13 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
     runs, owners = _runs(board, boxes, pushes)
     if len(owners) < 3:
         return pushes  # (two runs: the other order would push the second box first)
+    held = control.stored, control.bytes_per_entry  # (the search's own, for its stats)
     try:
         order = _best_order(board, boxes, player, runs, control)
     except Stopped:
         return pushes
     finally:
-        control.stored = 0
+        control.stored, control.bytes_per_entry = held
     return [push for box, index in order for push in runs[box][index]]
 
 
