@@ -25,12 +25,16 @@ from fewest.solvers.sokoban_board import Board, cells_of
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 CHECK_EVERY = 256  # orders taken out of the queue between looks at the budget
+# Orders taken out at most (~28,000 a second; Microban II #120 takes 97,608): a hint with a
+# memory budget only would otherwise wait on a plan of many boxes for as long as that lasts.
+MOST_ORDERS = 200_000
 BYTES_PER_ORDER = 300  # a queued and stored order, for the memory budget
 
 
 def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Push], control: Control) -> list[Push]:
     """`pushes` (a plan from `boxes` and `player`) reordered run by run for the fewest
-    moves; the plan as it was when the budget runs out or it is cancelled first."""
+    moves; the plan as it was when the budget runs out, it is cancelled or MOST_ORDERS
+    orders were taken out first."""
     runs, owners = _runs(board, boxes, pushes)
     if len(owners) < 3:
         return pushes  # (two runs: the other order would push the second box first)
@@ -41,6 +45,8 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
         return pushes
     finally:
         control.stored, control.bytes_per_entry = held
+    if order is None:
+        return pushes
     return [push for box, index in order for push in runs[box][index]]
 
 
@@ -61,9 +67,9 @@ def _runs(board: Board, boxes: int, pushes: list[Push]) -> tuple[list[list[list[
     return runs, owners
 
 
-def _best_order(board: Board, boxes: int, player: int, runs: list, control: Control) -> list[tuple[int, int]]:
+def _best_order(board: Board, boxes: int, player: int, runs: list, control: Control) -> list[tuple[int, int]] | None:
     """The (box, run index) order with the fewest moves (Dijkstra; a node is the runs done
-    per box, packed into one int, and the player's cell)."""
+    per box, packed into one int, and the player's cell); None past MOST_ORDERS."""
     bits = max(len(box_runs) for box_runs in runs).bit_length()
     shift = board.size.bit_length()
     done = sum(len(box_runs) << (box * bits) for box, box_runs in enumerate(runs))
@@ -82,6 +88,8 @@ def _best_order(board: Board, boxes: int, player: int, runs: list, control: Cont
         if progress == done:
             return _order_to(parent, key, shift, bits, mask)
         taken += 1
+        if taken > MOST_ORDERS:
+            return None
         if taken % CHECK_EVERY == 1:  # (the first time too: a budget already spent)
             control.stored = len(best)
             control.bytes_per_entry = BYTES_PER_ORDER

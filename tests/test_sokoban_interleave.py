@@ -113,7 +113,7 @@ def test_each_box_keeps_its_own_pushes_in_their_order():
     assert engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
 
-def test_out_of_budget_or_cancelled_the_plan_comes_back_as_it_was():
+def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was(monkeypatch):
     lvl, _ = microban(123)[122]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
@@ -122,6 +122,9 @@ def test_out_of_budget_or_cancelled_the_plan_comes_back_as_it_was():
         control.stored = 7  # (the search's count stays for its stats)
         assert interleave.shortest_interleaving(board, boxes, player, pushes, control) == pushes
         assert control.stored == 7
+    assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) != pushes
+    monkeypatch.setattr(interleave, "MOST_ORDERS", 10)  # (a plan of many boxes, a long search)
+    assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) == pushes
 
 
 def test_a_found_plan_is_reordered_before_it_is_offered(monkeypatch):
