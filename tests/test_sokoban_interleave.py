@@ -72,25 +72,22 @@ def as_pushes(runs: list, order: list[int]) -> list:
     return pushes
 
 
-def weighted_plan(lvl: S.Level) -> tuple | None:
-    """A plan of the weighted search (often leaves a box and comes back to it)."""
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    found = push_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), "pushes", weight=5)
-    return None if found is None else (board, boxes, player, found[0])
+def weighted_plans(seed: int, count: int, fewest: int, most: int):
+    """Plans of the weighted search (they often leave a box and come back to it) on `count`
+    random rooms, those of `fewest` to `most` runs: (room, board, boxes, player, pushes)."""
+    draw = lambda rng: solver.random_room(rng, rng.randint(6, 8), rng.randint(6, 7), rng.choice((3, 4)))
+    for room in random_rooms(seed, count, draw):
+        board = compile_board(room)
+        boxes, player = search_position(board, S.initial_state(room))
+        found = push_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), "pushes", weight=5)
+        if found is not None and fewest <= len(interleave._runs(board, boxes, found[0])[1]) <= most:
+            yield room, board, boxes, player, found[0]
 
 
 def test_the_order_is_the_best_of_every_order_of_the_runs():
     compared = improved = 0
-    draw = lambda rng: solver.random_room(rng, rng.randint(6, 8), rng.randint(6, 7), rng.choice((3, 4)))
-    for room in random_rooms(5, 120, draw):
-        found = weighted_plan(room)
-        if found is None:
-            continue
-        board, boxes, player, pushes = found
+    for room, board, boxes, player, pushes in weighted_plans(5, 120, 3, 7):
         runs, owners = interleave._runs(board, boxes, pushes)
-        if not 3 <= len(owners) <= 7:
-            continue
         lengths = [engine_moves(room, as_pushes(runs, order)) for order in every_order(owners)]
         best = min(length for length in lengths if length is not None)
         got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
@@ -99,6 +96,43 @@ def test_the_order_is_the_best_of_every_order_of_the_runs():
         compared += 1
         improved += best < engine_moves(room, pushes)
     assert compared >= 25 and improved >= 5  # (so some plans really had a better order)
+
+
+def test_a_window_of_runs_is_the_best_order_of_its_runs_with_the_rest_of_the_plan_as_it_is():
+    # The window: every run but the last, whose first push it must walk to.
+    compared = improved = 0
+    for room, board, boxes, player, pushes in weighted_plans(6, 160, 4, 8):
+        runs, owners = interleave._runs(board, boxes, pushes)
+        taken = [0] * len(runs)
+        sequence = []
+        for box in owners:
+            sequence.append((box, runs[box][taken[box]]))
+            taken[box] += 1
+        window, rest = sequence[:-1], sequence[-1][1]
+        lengths = []
+        for order in every_order([box for box, _ in window]):
+            picked = as_pushes([[run for box, run in window if box == b] for b in range(len(runs))], order)
+            lengths.append(engine_moves(room, picked + rest))
+        best = min(length for length in lengths if length is not None)
+        got = interleave._reordered(board, boxes, player, window, rest[0], Control())
+        assert engine_moves(room, [push for _, run in got for push in run] + rest) == best
+        compared += 1
+        improved += best < engine_moves(room, pushes)
+    assert compared >= 25 and improved >= 5
+
+
+def test_windows_of_runs_shorten_a_plan_too_long_to_reorder_whole(monkeypatch):
+    lvl, _ = microban(123)[122]
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    pushes = push_search(build_tables(board), boxes, player, Control(), "pushes", pushes_only=True)[0]
+    whole = engine_moves(lvl, interleave.shortest_interleaving(board, boxes, player, pushes, Control()))
+    monkeypatch.setattr(interleave, "WINDOW", 4)
+    monkeypatch.setattr(interleave, "MOST_ORDERS", 200)  # (a window's few, not the whole plan's)
+    got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
+    per_box = lambda plan: [sum(runs, []) for runs in interleave._runs(board, boxes, plan)[0]]
+    assert per_box(got) == per_box(pushes)
+    assert whole < engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
 
 def test_each_box_keeps_its_own_pushes_in_their_order():
@@ -123,7 +157,7 @@ def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was(monke
         assert interleave.shortest_interleaving(board, boxes, player, pushes, control) == pushes
         assert control.stored == 7
     assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) != pushes
-    monkeypatch.setattr(interleave, "MOST_ORDERS", 10)  # (a plan of many boxes, a long search)
+    monkeypatch.setattr(interleave, "MOST_ORDERS", 10)  # (no window, nor the whole plan, done in 10)
     assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) == pushes
 
 
