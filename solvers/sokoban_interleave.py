@@ -10,12 +10,15 @@ cell) finds one with the fewest moves. The plan's own order is one of them,
 so the result never has more moves, and it has the same pushes. A plan of
 many runs has too many orders for that: a window of runs at a time is
 reordered first (the rest of the plan as it is), so it walks less anyway.
+Last, windows of the runs' pieces between turns are reordered too (a box may
+then wait at a turn while another moves).
 
-Measured on the pushes alone's plans: Microban #153 (336 pushes) 1,069 -> 831
-moves in 1.2 s; Microban II #104 406 -> 342 (0.1 s; proven fewest: 304) and
-#120 582 -> 412 (3.8 s; 390). Splitting runs at their turns as well came
-closer (#104 310, #153 808) at up to 40 times the time (#153: 50 s), so runs
-stay whole.
+Measured on the pushes alone's plans (proven fewest moves for those pushes in
+brackets): Microban #153 (336 pushes) 1,069 -> 831 moves in 0.6 s, 815 after
+the pieces; Microban II #104 406 -> 342 -> 318 (304) and #120 582 -> 412 -> 410
+(390); Sasquatch #49 902 -> 566 (windows only) -> 520. Reordering the pieces
+of the whole plan at once came a little closer (#104 310, #153 808) at up to
+40 times the time (#153: 50 s).
 """
 
 from __future__ import annotations
@@ -39,10 +42,11 @@ BYTES_PER_ORDER = 300  # a queued and stored order, for the memory budget
 
 
 def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Push], control: Control) -> list[Push]:
-    """`pushes` (a plan from `boxes` and `player`) reordered run by run for the fewest
-    moves: first WINDOW runs at a time (each window for the fewest moves up to the run
-    after it; quick), then the whole plan at once unless that takes more than MOST_ORDERS
-    orders. When the budget runs out or it is cancelled: the plan as far as it got."""
+    """`pushes` (a plan from `boxes` and `player`) reordered for fewer moves: WINDOW runs
+    at a time (each window for the fewest moves up to the run after it), then WINDOW
+    pieces at a time (the runs cut where their box turns); then the same from the best
+    order of the whole plan's runs, kept if it walks less, unless that takes more than
+    MOST_ORDERS orders. When the budget runs out or it is cancelled: the best so far."""
     runs, owners = _runs(board, boxes, pushes)
     if len(owners) < 3:
         return pushes  # (two runs: the other order would push the second box first)
@@ -52,15 +56,23 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
         sequence.append((box, runs[box][taken[box]]))
         taken[box] += 1
     held = control.stored, control.bytes_per_entry  # (the search's own, for its stats)
+    best = sequence  # (windows change it in place, each one replaced whole: always sound)
     try:
         _by_windows(board, boxes, player, sequence, control)
-        if len(sequence) > WINDOW:  # (else the one window was the whole plan)
-            sequence = _reordered(board, boxes, player, sequence, None, control) or sequence
+        best = _cut(sequence)
+        _by_windows(board, boxes, player, best, control)
+        if len(sequence) > WINDOW:  # (else the first window was the whole plan)
+            whole = _reordered(board, boxes, player, sequence, None, control)
+            if whole is not None:
+                pieces = _cut(whole)
+                _by_windows(board, boxes, player, pieces, control)
+                if _moves(board, boxes, player, pieces) < _moves(board, boxes, player, best):
+                    best = pieces
     except Stopped:
-        pass  # (each window is replaced whole: the plan so far is sound)
+        pass
     finally:
         control.stored, control.bytes_per_entry = held
-    return [push for _, run in sequence for push in run]
+    return [push for _, run in best for push in run]
 
 
 def _runs(board: Board, boxes: int, pushes: list[Push]) -> tuple[list[list[list[Push]]], list[int]]:
@@ -78,6 +90,28 @@ def _runs(board: Board, boxes: int, pushes: list[Push]) -> tuple[list[list[list[
             runs[box].append([(cell, d)])
             owners.append(box)
     return runs, owners
+
+
+def _cut(sequence: list) -> list:
+    """(box, run) cut into (box, piece): where the box turns (each piece one direction)."""
+    pieces = []
+    for box, run in sequence:
+        pieces.append((box, [run[0]]))
+        for push in run[1:]:
+            if push[1] == pieces[-1][1][-1][1]:
+                pieces[-1][1].append(push)
+            else:
+                pieces.append((box, [push]))
+    return pieces
+
+
+def _moves(board: Board, boxes: int, player: int, sequence: list) -> int:
+    """The moves of a sound plan given as (box, pushes) in order."""
+    total = 0
+    for _, run in sequence:
+        moves, boxes, player = _play(board, boxes, player, run)
+        total += moves
+    return total
 
 
 def _by_windows(board: Board, boxes: int, player: int, sequence: list, control: Control) -> None:

@@ -1,5 +1,5 @@
 """A found plan reordered run by run (sokoban_interleave.py): against every order of its
-runs, replayed through the engine; never worse than the plan; the budget respected."""
+runs' pieces, replayed through the engine; never worse than the plan; the budget respected."""
 
 from collections import deque
 
@@ -84,11 +84,32 @@ def weighted_plans(seed: int, count: int, fewest: int, most: int):
             yield room, board, boxes, player, found[0]
 
 
-def test_the_order_is_the_best_of_every_order_of_the_runs():
+def pieces_of(board, boxes: int, pushes: list) -> list:
+    """The plan as (box, piece): its runs (one box's pushes with no other's between) cut
+    where the box turns, in the plan's order."""
+    runs, owners = interleave._runs(board, boxes, pushes)
+    taken = [0] * len(runs)
+    pieces = []
+    for box in owners:
+        run = runs[box][taken[box]]
+        taken[box] += 1
+        start = 0
+        for i in range(1, len(run) + 1):
+            if i == len(run) or run[i][1] != run[i - 1][1]:
+                pieces.append((box, run[start:i]))
+                start = i
+    return pieces
+
+
+def test_the_order_is_the_best_of_every_order_of_the_pieces_of_its_runs():
+    # (Plans of at most 8 pieces: the last window, 16 pieces, is the whole plan.)
     compared = improved = 0
-    for room, board, boxes, player, pushes in weighted_plans(5, 120, 3, 7):
-        runs, owners = interleave._runs(board, boxes, pushes)
-        lengths = [engine_moves(room, as_pushes(runs, order)) for order in every_order(owners)]
+    for room, board, boxes, player, pushes in weighted_plans(5, 160, 3, 8):
+        pieces = pieces_of(board, boxes, pushes)
+        if len(pieces) > 8:
+            continue
+        per_box = [[piece for box, piece in pieces if box == b] for b in range(boxes.bit_count())]
+        lengths = [engine_moves(room, as_pushes(per_box, order)) for order in every_order([b for b, _ in pieces])]
         best = min(length for length in lengths if length is not None)
         got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
         assert sorted(got) == sorted(pushes)
