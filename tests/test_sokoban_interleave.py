@@ -3,6 +3,8 @@ runs' pieces, replayed through the engine; never worse than the plan; the budget
 
 from collections import deque
 
+import pytest
+
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
@@ -84,6 +86,17 @@ def weighted_plans(seed: int, count: int, fewest: int, most: int):
             yield room, board, boxes, player, found[0]
 
 
+def in_plan_order(board, boxes: int, pushes: list) -> list:
+    """The plan as (box, run), in its order."""
+    runs, owners = interleave._runs(board, boxes, pushes)
+    taken = [0] * len(runs)
+    sequence = []
+    for box in owners:
+        sequence.append((box, runs[box][taken[box]]))
+        taken[box] += 1
+    return sequence
+
+
 def pieces_of(board, boxes: int, pushes: list) -> list:
     """The plan as (box, piece): its runs (one box's pushes with no other's between) cut
     where the box turns, in the plan's order."""
@@ -123,12 +136,8 @@ def test_a_window_of_runs_is_the_best_order_of_its_runs_with_the_rest_of_the_pla
     # The window: every run but the last, whose first push it must walk to.
     compared = improved = 0
     for room, board, boxes, player, pushes in weighted_plans(6, 160, 4, 8):
-        runs, owners = interleave._runs(board, boxes, pushes)
-        taken = [0] * len(runs)
-        sequence = []
-        for box in owners:
-            sequence.append((box, runs[box][taken[box]]))
-            taken[box] += 1
+        runs, _ = interleave._runs(board, boxes, pushes)
+        sequence = in_plan_order(board, boxes, pushes)
         window, rest = sequence[:-1], sequence[-1][1]
         lengths = []
         for order in every_order([box for box, _ in window]):
@@ -201,3 +210,22 @@ def test_a_found_plan_is_reordered_before_it_is_offered(monkeypatch):
     moves = oracle.replay_length(S, lvl, list(solution.moves))
     assert moves == engine_moves(lvl, got) < engine_moves(lvl, pushes)
     assert S.tally(solution.moves).pushes == int(row["min_pushes"])
+
+
+@pytest.mark.parametrize("number, winner", [(118, 2), (135, 0)])
+def test_the_pieces_start_from_each_order_of_the_runs_and_the_best_plan_is_kept(number, winner):
+    # The weighted search's plan (pushes): #118's pieces do best from the best order of all
+    # its runs (214 moves against 218 after windows of runs and 242 from the plan's order);
+    # #135's from the plan's own order (149 against 151).
+    lvl, _ = microban(number)[number - 1]
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    pushes = push_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), "pushes", weight=5)[0]
+    ends = []
+    for start in interleave._starts(board, boxes, player, in_plan_order(board, boxes, pushes), Control()):
+        pieces = interleave._cut(start)
+        interleave._by_windows(board, boxes, player, pieces, Control())
+        ends.append(engine_moves(lvl, [push for _, piece in pieces for push in piece]))
+    assert ends[winner] < min(ends[:winner] + ends[winner + 1 :])
+    got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
+    assert engine_moves(lvl, got) == ends[winner]
