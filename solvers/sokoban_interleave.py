@@ -9,16 +9,17 @@ all such orders, a Dijkstra search over (runs done per box, the player's
 cell) finds one with the fewest moves. The plan's own order is one of them,
 so the result never has more moves, and it has the same pushes. A plan of
 many runs has too many orders for that: a window of runs at a time is
-reordered first (the rest of the plan as it is), so it walks less anyway.
-Last, windows of the runs' pieces between turns are reordered too (a box may
-then wait at a turn while another moves).
+reordered (the rest of the plan as it is), so it walks less anyway. Then the
+runs are cut into pieces where their box turns (a box may wait at a turn while
+another moves) and windows of pieces are reordered, from each of those orders
+of the runs; the plan that walks least is kept.
 
 Measured on the pushes alone's plans (proven fewest moves for those pushes in
-brackets): Microban #153 (336 pushes) 1,069 -> 831 moves in 0.6 s, 815 after
-the pieces; Microban II #104 406 -> 342 -> 318 (304) and #120 582 -> 412 -> 410
-(390); Sasquatch #49 902 -> 566 (windows only) -> 520. Reordering the pieces
-of the whole plan at once came a little closer (#104 310, #153 808) at up to
-40 times the time (#153: 50 s).
+brackets): Microban #153 (336 pushes) 1,069 -> 831 moves by runs, 815 with the
+pieces (0.9 s); Microban II #104 406 -> 342 -> 310 (304) and #120 582 -> 412 ->
+410 (390); Sasquatch #49 902 -> 566 (windows of runs only) -> 520 (21 s, most of
+it the whole plan's runs giving up at MOST_ORDERS). Reordering the pieces of the
+whole plan at once reached #153 808 at up to 40 times the time (50 s).
 """
 
 from __future__ import annotations
