@@ -58,9 +58,11 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
         sequence.append((box, runs[box][taken[box]]))
         taken[box] += 1
     held = control.stored, control.bytes_per_entry  # (the search's own, for its stats)
-    best = [sequence]  # (windows reorder in place, each replaced whole: always a sound plan)
+    windowed = list(sequence)
+    best = [sequence, windowed]  # (windows reorder in place, each replaced whole: always sound)
     try:
-        for start in _starts(board, boxes, player, sequence, control):
+        _by_windows(board, boxes, player, windowed, control)
+        for start in _starts(board, boxes, player, sequence, windowed, control):
             pieces = _cut(start)
             best.append(pieces)
             _by_windows(board, boxes, player, pieces, control)
@@ -72,16 +74,17 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
     return [push for _, run in fewest for push in run]
 
 
-def _starts(board: Board, boxes: int, player: int, sequence: list, control: Control) -> Iterator[list]:
-    """Orders of the runs for the pieces' windows to start from: the plan's; after windows
-    of runs; the best order of all runs, unless that takes more than MOST_ORDERS orders.
-    (Each wins somewhere: Microban #150's pushes-alone plan 139 moves from the plan's order
-    against 147 after the runs' windows; Microban II #104 310 from those against 318;
-    Sasquatch #49 520 against 604.)"""
-    yield sequence
-    windowed = list(sequence)
-    _by_windows(board, boxes, player, windowed, control)
+def _starts(
+    board: Board, boxes: int, player: int, sequence: list, windowed: list, control: Control
+) -> Iterator[list]:
+    """Orders of the runs for the pieces' windows to start from: `windowed` (the plan after
+    windows of runs: quick, and the best start on long plans, so first); the plan's own;
+    the best order of all runs, unless that takes more than MOST_ORDERS orders.
+    (Each wins somewhere: Microban II #104's pushes-alone plan 310 moves after the runs'
+    windows against 318, Sasquatch #49 520 against 604; Microban #150 139 from the plan's
+    order against 147.)"""
     yield windowed
+    yield sequence
     if len(sequence) > WINDOW:  # (else one window of runs was the whole plan)
         whole = _reordered(board, boxes, player, sequence, None, control)
         if whole is not None:
