@@ -49,14 +49,9 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
     pieces at a time (the runs cut where their box turns); then the same from the best
     order of the whole plan's runs, kept if it walks less, unless that takes more than
     MOST_ORDERS orders. When the budget runs out or it is cancelled: the best so far."""
-    runs, owners = _runs(board, boxes, pushes)
-    if len(owners) < 3:
+    sequence = _runs(board, boxes, pushes)
+    if len(sequence) < 3:
         return pushes  # (two runs: the other order would push the second box first)
-    taken = [0] * len(runs)
-    sequence = []  # (box, its run) in the plan's order
-    for box in owners:
-        sequence.append((box, runs[box][taken[box]]))
-        taken[box] += 1
     held = control.stored, control.bytes_per_entry  # (the search's own, for its stats)
     windowed = list(sequence)
     best = [sequence, windowed]  # (windows reorder in place, each replaced whole: always sound)
@@ -91,21 +86,18 @@ def _starts(
             yield whole
 
 
-def _runs(board: Board, boxes: int, pushes: list[Push]) -> tuple[list[list[list[Push]]], list[int]]:
-    """Per box (in cell order at the start), its runs of pushes; and which box each of the
-    plan's runs belongs to, in the plan's order."""
+def _runs(board: Board, boxes: int, pushes: list[Push]) -> list[tuple[int, list[Push]]]:
+    """The plan as (box, run) in its order, boxes numbered in cell order at the start."""
     box_at = {cell: index for index, cell in enumerate(cells_of(boxes))}
-    runs: list[list[list[Push]]] = [[] for _ in box_at]
-    owners: list[int] = []
+    sequence: list[tuple[int, list[Push]]] = []
     for cell, d in pushes:
         box = box_at.pop(cell)
         box_at[cell + board.steps[d]] = box
-        if owners and owners[-1] == box:
-            runs[box][-1].append((cell, d))
+        if sequence and sequence[-1][0] == box:
+            sequence[-1][1].append((cell, d))
         else:
-            runs[box].append([(cell, d)])
-            owners.append(box)
-    return runs, owners
+            sequence.append((box, [(cell, d)]))
+    return sequence
 
 
 def _cut(sequence: list) -> list:

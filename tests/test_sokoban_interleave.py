@@ -65,13 +65,13 @@ def every_order(owners: list[int]):
     yield from extend([])
 
 
-def as_pushes(runs: list, order: list[int]) -> list:
-    taken = [0] * len(runs)
-    pushes = []
-    for box in order:
-        pushes += runs[box][taken[box]]
-        taken[box] += 1
-    return pushes
+def as_pushes(units: list, order: list[int]) -> list:
+    """The plan that takes `units` ((box, pushes) in a plan's order) box by box as `order`
+    says, each box's units in their order."""
+    left = {}
+    for box, unit in units:
+        left.setdefault(box, []).append(unit)
+    return [push for box in order for push in left[box].pop(0)]
 
 
 def weighted_plans(seed: int, count: int, fewest: int, most: int):
@@ -82,30 +82,21 @@ def weighted_plans(seed: int, count: int, fewest: int, most: int):
         board = compile_board(room)
         boxes, player = search_position(board, S.initial_state(room))
         found = push_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), "pushes", weight=5)
-        if found is not None and fewest <= len(interleave._runs(board, boxes, found[0])[1]) <= most:
+        if found is not None and fewest <= len(interleave._runs(board, boxes, found[0])) <= most:
             yield room, board, boxes, player, found[0]
 
 
-def in_plan_order(board, boxes: int, pushes: list) -> list:
-    """The plan as (box, run), in its order."""
-    runs, owners = interleave._runs(board, boxes, pushes)
-    taken = [0] * len(runs)
-    sequence = []
-    for box in owners:
-        sequence.append((box, runs[box][taken[box]]))
-        taken[box] += 1
-    return sequence
+def per_box(board, boxes: int, plan: list) -> list:
+    """Each box's pushes, in their order."""
+    sequence = interleave._runs(board, boxes, plan)
+    return [[push for b, run in sequence if b == box for push in run] for box in range(boxes.bit_count())]
 
 
 def pieces_of(board, boxes: int, pushes: list) -> list:
     """The plan as (box, piece): its runs (one box's pushes with no other's between) cut
     where the box turns, in the plan's order."""
-    runs, owners = interleave._runs(board, boxes, pushes)
-    taken = [0] * len(runs)
     pieces = []
-    for box in owners:
-        run = runs[box][taken[box]]
-        taken[box] += 1
+    for box, run in interleave._runs(board, boxes, pushes):
         start = 0
         for i in range(1, len(run) + 1):
             if i == len(run) or run[i][1] != run[i - 1][1]:
@@ -121,8 +112,7 @@ def test_the_order_is_the_best_of_every_order_of_the_pieces_of_its_runs():
         pieces = pieces_of(board, boxes, pushes)
         if len(pieces) > 8:
             continue
-        per_box = [[piece for box, piece in pieces if box == b] for b in range(boxes.bit_count())]
-        lengths = [engine_moves(room, as_pushes(per_box, order)) for order in every_order([b for b, _ in pieces])]
+        lengths = [engine_moves(room, as_pushes(pieces, order)) for order in every_order([b for b, _ in pieces])]
         best = min(length for length in lengths if length is not None)
         got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
         assert sorted(got) == sorted(pushes)
@@ -136,12 +126,11 @@ def test_a_window_of_runs_is_the_best_order_of_its_runs_with_the_rest_of_the_pla
     # The window: every run but the last, whose first push it must walk to.
     compared = improved = 0
     for room, board, boxes, player, pushes in weighted_plans(6, 160, 4, 8):
-        runs, _ = interleave._runs(board, boxes, pushes)
-        sequence = in_plan_order(board, boxes, pushes)
+        sequence = interleave._runs(board, boxes, pushes)
         window, rest = sequence[:-1], sequence[-1][1]
         lengths = []
         for order in every_order([box for box, _ in window]):
-            picked = as_pushes([[run for box, run in window if box == b] for b in range(len(runs))], order)
+            picked = as_pushes(window, order)
             lengths.append(engine_moves(room, picked + rest))
         best = min(length for length in lengths if length is not None)
         got = interleave._reordered(board, boxes, player, window, rest[0], Control())
@@ -160,8 +149,7 @@ def test_windows_of_runs_shorten_a_plan_too_long_to_reorder_whole(monkeypatch):
     monkeypatch.setattr(interleave, "WINDOW", 4)
     monkeypatch.setattr(interleave, "MOST_ORDERS", 200)  # (a window's few, not the whole plan's)
     got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
-    per_box = lambda plan: [sum(runs, []) for runs in interleave._runs(board, boxes, plan)[0]]
-    assert per_box(got) == per_box(pushes)
+    assert per_box(board, boxes, got) == per_box(board, boxes, pushes)
     assert whole < engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
 
@@ -171,9 +159,7 @@ def test_each_box_keeps_its_own_pushes_in_their_order():
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = push_search(build_tables(board), boxes, player, Control(), "pushes", pushes_only=True)[0]
     got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
-
-    before, after = interleave._runs(board, boxes, pushes)[0], interleave._runs(board, boxes, got)[0]
-    assert [sum(runs, []) for runs in before] == [sum(runs, []) for runs in after]
+    assert per_box(board, boxes, got) == per_box(board, boxes, pushes)
     assert engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
 
@@ -221,7 +207,7 @@ def test_the_pieces_start_from_each_order_of_the_runs_and_the_best_plan_is_kept(
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = push_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), "pushes", weight=5)[0]
-    sequence = in_plan_order(board, boxes, pushes)
+    sequence = interleave._runs(board, boxes, pushes)
     windowed = list(sequence)
     interleave._by_windows(board, boxes, player, windowed, Control())
     ends = []
