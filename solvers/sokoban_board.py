@@ -82,6 +82,25 @@ class Board:
             seen |= frontier
             layers.append(frontier)
 
+    def distance(self, start: int, target: int, free: int) -> int | None:
+        """The player's fewest steps from cell `start` to `target` over `free` cells (None:
+        cut off). `layers` without the cells past the target."""
+        if start == target:
+            return 0
+        goal = 1 << target
+        if not free & goal:
+            return None
+        width = self.width
+        seen = frontier = 1 << start
+        steps = 0
+        while frontier:
+            steps += 1
+            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
+            if frontier & goal:
+                return steps
+            seen |= frontier
+        return None
+
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""
         if start == target:

@@ -193,7 +193,7 @@ def _best_order(
             steps, after, last = moved
             following = progress + (1 << (box * bits))
             if following == done and stand is not None:  # and on to the plan's next push
-                walk = _distance(board, last, stand, board.floor & ~after)
+                walk = board.distance(last, stand, board.floor & ~after)
                 if walk is None:
                     continue
                 steps += walk
@@ -228,29 +228,10 @@ def _play(board: Board, boxes: int, player: int, run: list[Push]) -> tuple[int, 
         target = cell + step
         if (boxes >> target) & 1 or not (board.floor >> target) & 1:
             return None
-        walk = _distance(board, player, cell - step, board.floor & ~boxes)
+        walk = board.distance(player, cell - step, board.floor & ~boxes)
         if walk is None:
             return None
         moves += walk + 1
         boxes ^= (1 << cell) | (1 << target)
         player = cell
     return moves, boxes, player
-
-
-def _distance(board: Board, start: int, target: int, free: int) -> int | None:
-    """The player's fewest steps from `start` to `target` over `free` cells."""
-    if start == target:
-        return 0
-    goal = 1 << target
-    if not free & goal:
-        return None
-    width = board.width
-    seen = frontier = 1 << start
-    steps = 0
-    while frontier:
-        steps += 1
-        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
-        if frontier & goal:
-            return steps
-        seen |= frontier
-    return None
