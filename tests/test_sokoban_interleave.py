@@ -1,8 +1,6 @@
 """A found plan reordered run by run (sokoban_interleave.py): against every order of its
 runs' pieces, replayed through the engine; never worse than the plan; the budget respected."""
 
-from collections import deque
-
 import pytest
 
 from fewest.engine import sokoban as S
@@ -17,31 +15,23 @@ from tests.sokoban_support import microban, random_rooms, search_position
 
 
 def engine_moves(lvl: S.Level, pushes: list) -> int | None:
-    """The moves of a push plan (padded cells) played through the engine, each walk a
-    breadth-first search over the engine's own steps; None when a push cannot be made."""
+    """The moves of a push plan (padded cells) played through the engine, each walk the
+    engine's own shortest (walk_path); None when a push cannot be made."""
     board = compile_board(lvl)
     state = S.initial_state(lvl)
     total = 0
     for cell, d in pushes:
         row, col = divmod(cell - board.steps[d], board.width)
-        stand = (row - 1) * lvl.width + col - 1  # the engine's cell behind the box
-        walked = {state.player: (state, 0)}
-        queue = deque([state])
-        while queue and stand not in walked:
-            here = queue.popleft()
-            for move in S.legal_moves(lvl, here):
-                after = S.apply(lvl, here, move)
-                if not move.push and after.player not in walked:
-                    walked[after.player] = (after, walked[here.player][1] + 1)
-                    queue.append(after)
-        if stand not in walked:
-            return None
-        state, steps = walked[stand]
+        walk = S.walk_path(lvl, state, (row - 1) * lvl.width + col - 1)  # to the cell behind the box
         push = S.parse_move("lurd"[d].upper())
+        if walk is None:
+            return None
+        for move in walk:
+            state = S.apply(lvl, state, move)
         if push not in S.legal_moves(lvl, state):
             return None
         state = S.apply(lvl, state, push)
-        total += steps + 1
+        total += len(walk) + 1
     assert S.is_solved(lvl, state)
     return total
 
