@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from fewest.engine import sokoban
 from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
@@ -13,6 +14,7 @@ from fewest.solvers.control import Progress
 from fewest.solvers.solution import Solution, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
+from fewest.tui.solver_worker import undos_out_of_deadlock
 from fewest.tui.status_bar import short_count
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
@@ -131,6 +133,43 @@ async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
         await idle(pilot)
         assert "undo 2 moves" in _message(app)
         assert screen.board.hint_move is None and screen.game.counters.moves == 2
+
+
+async def test_a_push_into_a_deadlock_is_flagged_at_once_with_the_undos_back(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("right")  # a step: nothing wrong
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Deadlock" not in _message(app)
+        await pilot.press("left", "up")  # pushes a box against the top wall: no goal there
+        await wait_for(pilot, lambda: "Deadlock" in _message(app))
+        assert "Undo 1 move " in _message(app) and screen.hints == 0  # no hint asked for
+        await pilot.press("left")  # walking on inside it: still flagged, one more undo
+        await wait_for(pilot, lambda: "Undo 2 moves " in _message(app))
+        await pilot.press("u", "u")  # back before the push
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Deadlock" not in _message(app) and screen.game.counters.pushes == 0
+
+
+def test_the_deadlock_watch_counts_back_to_the_push_and_remembers_its_verdicts():
+    level = read_text("#####\n#$@.#\n#####\n", "dead.xsb")[0].level  # the box is in a corner already
+    state = sokoban.initial_state(level)
+    known: dict = {}
+    assert undos_out_of_deadlock("sokoban", level, state, [], known, lambda: False) == 0
+    assert known == {state: True}
+    room = read_text("######\n#    #\n# $  #\n#  @.#\n######\n", "room.xsb")[0].level
+    start = sokoban.initial_state(room)
+    history = [start]
+    for letter in "uLu":  # up, push the box into the left wall (no goal in that column), up
+        history.append(sokoban.apply(room, history[-1], sokoban.parse_move(letter)))
+    now = history.pop()
+    assert undos_out_of_deadlock("sokoban", room, now, history, {}, lambda: False) == 2
+    assert undos_out_of_deadlock("sokoban", room, history[1], history[:1], {}, lambda: False) is None
+    assert undos_out_of_deadlock("sokoban", room, now, history, {}, lambda: True) is None  # cancelled
+    assert undos_out_of_deadlock("traffic", room, now, history, {}, lambda: False) is None  # no such tests
 
 
 async def test_an_unsolvable_level_says_so(tmp_path):

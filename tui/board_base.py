@@ -90,6 +90,7 @@ class BoardView(Widget, can_focus=True):
     COMPONENT_CLASSES = {"board--label", "board--hint", "board--good", "board--bad",
                          "board--dim", "board--cursor"}
     METER: ClassVar[bool] = True  # is the exact distance cheap enough for a live meter?
+    DEADLOCKS: ClassVar[bool] = False  # can a move make the level unsolvable (checked after each one)?
     HELP_NOTES: ClassVar[tuple[str, ...]] = ()  # mouse use, key collisions: shown by `?`
 
     class Picked(Message):

@@ -173,6 +173,7 @@ class BoardScreen(Thinking, Screen[int]):
         self._refresh_keys()
         if self.meter_on:
             self._start_meter()
+        self._watch_deadlock()
         solved = game.is_solved()
         if solved and not self.solved_before:
             self._celebrate()

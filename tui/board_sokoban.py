@@ -42,6 +42,7 @@ def _step(key: str, direction: str, show: bool) -> Binding:
 class SokobanBoard(BoardView):
     FAMILY = "sokoban"
     METER = False  # an exact distance can take long here: no live meter
+    DEADLOCKS = True  # a box pushed into a corner never comes out
     COMPONENT_CLASSES = {f"board--{kind}" for kind in GLYPHS}
     BINDINGS = [
         *(_step(key, d, True) for key, d in (("left", "l"), ("up", "u"), ("right", "r"), ("down", "d"))),
@@ -51,6 +52,8 @@ class SokobanBoard(BoardView):
         "Click a floor cell to walk there by the shortest path; click a box next to you to push it.",
         "Goals are drawn <>, boxes [], a box on a goal turns green.",
         "s is down and S is solve; h is hint, so walking left is a or the arrow.",
+        "A push that leaves a box where it can never reach a goal is flagged at once;"
+        " undo takes it back.",
     )
 
     def action_step(self, direction: str) -> None:

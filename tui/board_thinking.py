@@ -18,7 +18,9 @@ from fewest.levels.base import LevelEntry
 from fewest.solvers import api
 from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
-from fewest.tui.solver_worker import METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance
+from fewest.tui.solver_worker import (
+    METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance, undos_out_of_deadlock,
+)
 from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, short_count
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
@@ -44,6 +46,7 @@ class Thinking:
         self.meter_value = None
         self._playing = []
         self._playing_proven = True  # the plan being played was proven shortest
+        self._dead_known: dict[Any, bool] = {}  # position -> the cheap deadlock tests' verdict
 
     def _activity(self) -> str:
         if self._busy_since is not None and self.app.clock() - self._busy_since >= SPINNER_AFTER:
@@ -214,6 +217,11 @@ class Thinking:
                 self.say(f"The solver failed: {worker.error}")
             else:
                 self._answer(worker.result)
+        elif worker.group == "deadlock" and state is WorkerState.SUCCESS:
+            checked, back = worker.result
+            answered = self._busy_since is not None or (self.analysis is not None and self.analysis.state == checked)
+            if checked == self.game.state and back is not None and not answered:  # (a hint says more)
+                self.say(self._deadlock_text(back))
         elif worker.group == "meter" and state is WorkerState.SUCCESS:
             measured, value = worker.result
             if measured == self.game.state:
@@ -223,6 +231,27 @@ class Thinking:
             if par is not None and key == self.entry.key and self.entry.par is None:
                 self.store.remember_par(key, par)
         self._show_status()
+
+    # ----- deadlock warning ------------------------------------------------
+    def _watch_deadlock(self) -> None:
+        """After a change: warn at once if a push made the position certainly unsolvable
+        (cheap tests, in a worker: the first one builds the level's tables)."""
+        if not self.board.DEADLOCKS or self._playing:  # (a solver's plan never walks into one)
+            return
+        history = ([self.game.start] + [e.state for e in self.game.entries])[:-1]  # before now
+        self._check_deadlock(self.entry.family, self.game.level, self.game.state, history, self._dead_known)
+
+    @work(thread=True, exclusive=True, group="deadlock", exit_on_error=False)
+    def _check_deadlock(self, family: str, level: Any, state: Any, history: list, known: dict) -> tuple:
+        worker = get_current_worker()
+        return state, undos_out_of_deadlock(family, level, state, history, known, lambda: worker.is_cancelled)
+
+    @staticmethod
+    def _deadlock_text(back: int) -> str:
+        if back == 0:
+            return "Deadlock: this level can't be solved, not even from its start."
+        moves = f"{back} move{'s' if back != 1 else ''}"
+        return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:

@@ -96,6 +96,35 @@ def analyse(
     return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back)
 
 
+def undos_out_of_deadlock(
+    family: str,
+    level: Any,
+    state: Any,
+    history: Sequence[Any],
+    known: dict[Any, bool],
+    should_stop: Callable[[], bool],
+) -> int | None:
+    """None when the cheap deadlock tests find nothing wrong with `state` (or were
+    cancelled); else the undos that take back the push that caused it: back to the
+    latest earlier position they find nothing wrong with (0: not even the start).
+    `known` remembers each position's verdict, so moves made inside a deadlock stay cheap.
+    """
+
+    def dead(position: Any) -> bool:
+        if position not in known:
+            known[position] = _is_dead(family, level, position)
+        return known[position]
+
+    if not dead(state):
+        return None
+    for back, earlier in enumerate(reversed(history), 1):
+        if should_stop():
+            return None
+        if not dead(earlier):
+            return back
+    return 0
+
+
 def undo_distance(
     family: str,
     level: Any,
