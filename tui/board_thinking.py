@@ -106,9 +106,12 @@ class Thinking:
         self._progress = None
         self.say("Thinking…")
         self.workers.cancel_group(self, "prepare")  # par can wait; the player can't
-        history = ([self.game.start] + [e.state for e in self.game.entries])[:-1]  # before now
-        self._analyse(self.entry.family, self.game.level, state, history, self.book)
+        self._analyse(self.entry.family, self.game.level, state, self._history(), self.book)
         self._refresh_keys()
+
+    def _history(self) -> list:
+        """The positions before the current one, oldest first (what undo goes back through)."""
+        return ([self.game.start] + [e.state for e in self.game.entries])[:-1]
 
     @work(thread=True, exclusive=True, group="analyse", exit_on_error=False)
     def _analyse(self, family: str, level: Any, state: Any, history: list, book: PlanBook) -> Analysis:
@@ -238,8 +241,7 @@ class Thinking:
         (cheap tests, in a worker: the first one builds the level's tables)."""
         if not self.board.DEADLOCKS or self._playing:  # (a solver's plan never walks into one)
             return
-        history = ([self.game.start] + [e.state for e in self.game.entries])[:-1]  # before now
-        self._check_deadlock(self.entry.family, self.game.level, self.game.state, history, self._dead_known)
+        self._check_deadlock(self.entry.family, self.game.level, self.game.state, self._history(), self._dead_known)
 
     @work(thread=True, exclusive=True, group="deadlock", exit_on_error=False)
     def _check_deadlock(self, family: str, level: Any, state: Any, history: list, known: dict) -> tuple:
