@@ -1,9 +1,12 @@
 """Sokoban's exact solver: fewest moves (ties: fewest pushes) or fewest pushes (ties: moves).
 
 Under the moves metric a breadth-first search from both ends over single steps
-(sokoban_meet.py) goes first, on part of the proof's time and memory: it settles
-crowded levels whose plans are mostly walking, which the push search's bound
-(pushes only) climbs to very slowly. When it runs out, the push search starts.
+(sokoban_meet.py) settles crowded levels whose plans are mostly walking, which
+the push search's bound (pushes only) climbs to very slowly. With a time budget
+on a machine with a spare core, it runs in a child process beside the push
+search, on part of the memory, and the first proof wins (sokoban_meet_apart.py);
+otherwise it goes first, on part of the proof's time and memory, and when it
+runs out the push search starts.
 Under the pushes metric, when the proof of (pushes, moves) runs out, the rest
 of the budget goes to a proof of the pushes alone (PI-corral pruning,
 sokoban_corrals.py), whose plan is FOUND with its pushes proven fewest. A FOUND
@@ -32,7 +35,9 @@ from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
+from fewest.solvers.sokoban_meet_apart import MeetApart
 from fewest.solvers.sokoban_pairs import pair_bound
+from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_room import room_bounds
 from fewest.solvers.sokoban_search import MAJOR, push_search
 from fewest.solvers.sokoban_tables import Tables, build_tables
@@ -48,7 +53,8 @@ PUSHES_ALONE_SHARE = 0.15
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
 # level the push search proved was lost to the meet search running out first, and 9 more
-# levels were proven, so it gets more than half the time; memory is split evenly.
+# levels were proven, so it gets more than half the time; memory is split evenly. Side by
+# side (a spare core) each gets all of the time, and memory is split the same way.
 MEET_SHARE = 0.6
 MEET_MEMORY_SHARE = 0.5
 
@@ -73,11 +79,16 @@ def solve(
     proofs_end = 1 - BEST_EFFORT_SHARE if best_effort else 1.0  # (of the budgets)
     try:
         with control.share(proofs_end - (PUSHES_ALONE_SHARE if metric == "pushes" else 0)):
-            if metric == "moves":
-                met = _meet_first(tables, boxes, player, control)
-                if met is not None:
-                    return met
-            found = push_search(tables, boxes, player, control, metric)  # (its bound only rises from met's)
+            if metric == "moves" and control.budget.seconds is not None and spare_core():
+                found = _side_by_side(tables, boxes, player, control)
+                if isinstance(found, Solution):
+                    return found
+            else:
+                if metric == "moves":
+                    met = _meet_first(tables, boxes, player, control)
+                    if met is not None:
+                        return met
+                found = push_search(tables, boxes, player, control, metric)  # (its bound only rises from met's)
     except Stopped as stop:
         reason = stop.reason
         if metric == "pushes" and reason != "cancelled":
@@ -110,6 +121,40 @@ def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> So
             raise
         control.stored = 0  # its states are gone: they must not count against the next search
         return None
+    return _met_solution(met, control)
+
+
+def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> Solution | tuple | None:
+    """Moves, with a spare core: the search from both ends in a child process (on its
+    memory share) while the push search runs here (on the rest), each on all of the
+    time. The first proof wins: the child's as a Solution, else the push search's result.
+    Raises Stopped when both ran out (the bound is the higher of the two) or on a cancel."""
+    memory = control.budget.memory_bytes
+    apart = MeetApart(tables, boxes, player, control.budget.seconds - control.seconds,
+                      None if memory is None else int(memory * MEET_MEMORY_SHARE))
+    asked = control.should_stop
+    # a proof from the child stops the push search as a cancel would
+    control.should_stop = lambda: (asked is not None and asked()) or apart.done()
+    try:
+        with control.share(1.0, memory=1 - MEET_MEMORY_SHARE):
+            return push_search(tables, boxes, player, control, "moves")
+    except Stopped as stop:
+        cancelled = stop.reason == "cancelled" and not apart.solved
+        if not cancelled and not apart.solved:  # the push search ran out: the child may still prove it
+            while not apart.finished and not (asked is not None and asked()):
+                apart.wait(0.05)
+        control.expanded += apart.expanded
+        if apart.solved:
+            return _met_solution(apart.met, control)
+        control.bound = max(control.bound or 0, apart.bound) or None
+        raise Stopped("cancelled" if cancelled or not apart.finished else stop.reason) from None
+    finally:
+        control.should_stop = asked
+        apart.close()
+
+
+def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solution:
+    """The search from both ends' answer as a Solution (None: it proved there is no plan)."""
     if met is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     letters, moves, pushes = met

@@ -1,0 +1,130 @@
+"""Moves with a spare core: the search from both ends in a child process beside the push
+search. The first proof wins (plans replayed, counts as Microban's table), the other
+search is stopped; both running out keep the higher bound; a cancel and a proof that
+there is no plan come through."""
+
+import multiprocessing
+import threading
+import time
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control, Status, Stopped
+from fewest.solvers import sokoban as solver
+from fewest.solvers import sokoban_meet_apart
+from fewest.solvers.sokoban_pulls_apart import spare_core
+from tests.sokoban_support import checked, level, microban
+
+pytestmark = pytest.mark.skipif(not spare_core(), reason="the search from both ends goes apart only with two cores")
+
+HOPELESS = "#####\n#@ .#\n#$  #\n#####"  # the box is in a corner
+
+
+def run(lvl: S.Level, seconds: float = 30.0, should_stop=None) -> "solver.Solution":
+    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
+    return solver.solve(lvl, S.initial_state(lvl), control, "moves", best_effort=False)
+
+
+def endless_push_search(stops: list):
+    """A push search that never finds anything: it ticks until it is stopped."""
+
+    def search(tables, boxes, player, control, metric, *args, **kwargs):
+        try:
+            while True:
+                control.tick()
+                time.sleep(0)
+        except Stopped as stop:
+            stops.append((stop.reason, control.expanded))
+            raise
+
+    return search
+
+
+def endless_meet_search(tables, boxes, player, control):
+    while True:  # (in the child: killed when the push search answers first)
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    """Counts the children started."""
+    started = []
+    real = solver.MeetApart
+
+    def apart(*args):
+        started.append(real(*args))
+        return started[-1]
+
+    monkeypatch.setattr(solver, "MeetApart", apart)
+    return started
+
+
+def test_microban_counts_with_both_searches_side_by_side(spy):
+    for lvl, row in microban(40)[:40]:
+        if row["min_moves"]:
+            assert checked(lvl, run(lvl)) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
+    assert len(spy) >= 30 and not multiprocessing.active_children()
+
+
+def test_the_child_s_proof_stops_the_push_search(monkeypatch, spy):
+    stops: list = []
+    monkeypatch.setattr(solver, "push_search", endless_push_search(stops))
+    lvl, row = microban(66)[65]
+    solution = run(lvl)
+    [(reason, ticked)] = stops
+    assert solution.status is Status.OPTIMAL and reason == "cancelled"
+    assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert solution.stats.expanded > ticked + 1000  # the child's states are counted too
+
+
+def test_the_push_search_s_proof_wins_and_the_child_is_stopped(monkeypatch, spy):
+    monkeypatch.setattr(sokoban_meet_apart, "meet_search", endless_meet_search)
+    lvl, row = microban(66)[65]
+    started = time.monotonic()
+    solution = run(lvl)
+    assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert time.monotonic() - started < 20 and len(spy) == 1
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("push_bound, expected", [(5, 7), (9, 9)])
+def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expected):
+    def meet_runs_out(tables, boxes, player, control):
+        control.bound = 7
+        raise Stopped("memory")
+
+    def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
+        control.bound = push_bound
+        time.sleep(0.2)  # (the child has spoken by now: it is waited for either way)
+        raise Stopped("memory")
+
+    monkeypatch.setattr(sokoban_meet_apart, "meet_search", meet_runs_out)
+    monkeypatch.setattr(solver, "push_search", push_runs_out)
+    solution = run(microban(66)[65][0])
+    assert solution.status is Status.BUDGET and solution.at_least == expected
+
+
+def test_the_push_search_running_out_waits_for_the_child_s_proof(monkeypatch):
+    def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
+        raise Stopped("memory")
+
+    monkeypatch.setattr(solver, "push_search", push_runs_out)
+    lvl, row = microban(66)[65]
+    assert checked(lvl, run(lvl)) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+
+
+def test_a_cancel_stops_both(monkeypatch):
+    monkeypatch.setattr(sokoban_meet_apart, "meet_search", endless_meet_search)
+    monkeypatch.setattr(solver, "push_search", endless_push_search([]))
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    solution = run(microban(66)[65][0], should_stop=cancel.is_set)
+    assert solution.status is Status.CANCELLED and time.monotonic() - started < 2
+    assert not multiprocessing.active_children()
+
+
+def test_the_child_s_proof_that_there_is_no_plan(monkeypatch):
+    monkeypatch.setattr(solver, "push_search", endless_push_search([]))
+    assert run(level(HOPELESS)).status is Status.UNSOLVABLE
