@@ -57,6 +57,7 @@ PUSHES_ALONE_SHARE = 0.15
 # side (a spare core) each gets all of the time, and memory is split the same way.
 MEET_SHARE = 0.6
 MEET_MEMORY_SHARE = 0.5
+APART_AFTER = 0.05  # seconds of push search before the search from both ends is forked beside it
 
 
 def solve(
@@ -128,18 +129,29 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
     """Moves, with a spare core: the search from both ends in a child process (on its
     memory share) while the push search runs here (on the rest), each on all of the
     time. The first proof wins: the child's as a Solution, else the push search's result.
-    Raises Stopped when both ran out (the bound is the higher of the two) or on a cancel."""
+    Raises Stopped when both ran out (the bound is the higher of the two) or on a cancel.
+    The child starts only once the push search has had APART_AFTER seconds: most levels
+    are proven by then, and a fork costs some milliseconds."""
     memory = control.budget.memory_bytes
-    apart = MeetApart(tables, boxes, player, control.budget.seconds - control.seconds,
-                      None if memory is None else int(memory * MEET_MEMORY_SHARE))
+    apart = MeetApart(tables, boxes, player, None if memory is None else int(memory * MEET_MEMORY_SHARE))
     asked = control.should_stop
-    # a proof from the child stops the push search as a cancel would
-    control.should_stop = lambda: (asked is not None and asked()) or apart.done()
+    launch = control.seconds + APART_AFTER
+
+    def should_stop() -> bool:  # (a proof from the child stops the push search as a cancel would)
+        if asked is not None and asked():
+            return True
+        if not apart.started and control.seconds >= launch:
+            apart.start(control.budget.seconds - control.seconds)
+        return apart.done()
+
+    control.should_stop = should_stop
     try:
         with control.share(1.0, memory=1 - MEET_MEMORY_SHARE):
             return push_search(tables, boxes, player, control, "moves")
     except Stopped as stop:
         cancelled = stop.reason == "cancelled" and not apart.solved
+        if not apart.started:
+            raise
         if not cancelled and not apart.solved:  # the push search ran out: the child may still prove it
             while not apart.finished and not (asked is not None and asked()):
                 apart.wait(0.05)

@@ -23,28 +23,35 @@ Met = tuple[str, int, int]  # lurd letters (capitals push), moves, pushes
 
 
 class MeetApart:
-    """The search from both ends, running in a child process.
+    """The search from both ends, to run in a child process once `start`ed.
 
     `done()` looks (without waiting) for the child's word and is True once it sent a
     proof, which `met` then holds; `bound` is the least plan length it ruled out below;
     `finished` once it sent its last word (a proof, no plan at all, or that it stopped)."""
 
-    def __init__(self, tables: Tables, boxes: int, player: int, seconds: float, memory_bytes: int | None) -> None:
+    def __init__(self, tables: Tables, boxes: int, player: int, memory_bytes: int | None) -> None:
+        self._task = (tables, boxes, player, memory_bytes)
+        self._child = self._receiver = None
+        self.started = self.finished = False
+        self.solved = False  # it proved there is a plan (met) or that there is none (met None)
+        self.met: Met | None = None
+        self.bound = 0
+        self.expanded = 0  # the child's states expanded
+
+    def start(self, seconds: float) -> None:
+        """Fork the child, with `seconds` to search (it stops by itself then)."""
+        tables, boxes, player, memory_bytes = self._task
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         budget = Budget(seconds=seconds, memory_bytes=memory_bytes)
         self._child = context.Process(target=_run, args=(sender, tables, boxes, player, budget), daemon=True)
         self._child.start()
         sender.close()
-        self.finished = False
-        self.solved = False  # it proved there is a plan (met) or that there is none (met None)
-        self.met: Met | None = None
-        self.bound = 0
-        self.expanded = 0  # the child's states expanded
+        self.started = True
 
     def done(self) -> bool:
         """Did the child prove its answer (read its word if one came)?"""
-        if not self.finished and self._receiver.poll():
+        if self.started and not self.finished and self._receiver.poll():
             try:
                 self.solved, self.met, self.bound, self.expanded = self._receiver.recv()
             except (EOFError, OSError):  # it died: the push search goes on alone
@@ -55,12 +62,12 @@ class MeetApart:
 
     def wait(self, seconds: float) -> bool:
         """Wait up to `seconds` for the child's word; True when it proved its answer."""
-        if not self.finished:
+        if self.started and not self.finished:
             self._receiver.poll(seconds)
         return self.done()
 
     def close(self) -> None:
-        if self._receiver.closed:
+        if not self.started or self._receiver.closed:
             return
         if self._child.is_alive():
             self._child.kill()

@@ -60,11 +60,18 @@ def spy(monkeypatch):
     return started
 
 
-def test_microban_counts_with_both_searches_side_by_side(spy):
+def test_microban_counts_with_both_searches_side_by_side(monkeypatch, spy):
+    monkeypatch.setattr(solver, "APART_AFTER", 0.0)  # the child starts at the push search's first look
     for lvl, row in microban(40)[:40]:
         if row["min_moves"]:
             assert checked(lvl, run(lvl)) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
-    assert len(spy) >= 30 and not multiprocessing.active_children()
+    assert sum(child.started for child in spy) >= 10 and not multiprocessing.active_children()
+
+
+def test_a_level_proven_at_once_forks_no_child(spy):
+    lvl, row = microban(1)[0]
+    assert checked(lvl, run(lvl)) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert len(spy) == 1 and not spy[0].started
 
 
 def test_the_child_s_proof_stops_the_push_search(monkeypatch, spy):
@@ -96,7 +103,8 @@ def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expe
 
     def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
         control.bound = push_bound
-        time.sleep(0.2)  # (the child has spoken by now: it is waited for either way)
+        time.sleep(solver.APART_AFTER)
+        control.check()  # (the child starts here)
         raise Stopped("memory")
 
     monkeypatch.setattr(sokoban_meet_apart, "meet_search", meet_runs_out)
@@ -107,6 +115,8 @@ def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expe
 
 def test_the_push_search_running_out_waits_for_the_child_s_proof(monkeypatch):
     def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
+        time.sleep(solver.APART_AFTER)
+        control.check()  # (the child starts here)
         raise Stopped("memory")
 
     monkeypatch.setattr(solver, "push_search", push_runs_out)
