@@ -135,10 +135,11 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
     memory = control.budget.memory_bytes
     apart = MeetApart(tables, boxes, player, None if memory is None else int(memory * MEET_MEMORY_SHARE))
     asked = control.should_stop
+    caller_stops = asked or (lambda: False)
     launch = control.seconds + APART_AFTER
 
     def should_stop() -> bool:  # (a proof from the child stops the push search as a cancel would)
-        if asked is not None and asked():
+        if caller_stops():
             return True
         if not apart.started and control.seconds >= launch:
             apart.start(control.budget.seconds - control.seconds)
@@ -153,7 +154,7 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
         if not apart.started:
             raise
         if not cancelled and not apart.solved:  # the push search ran out: the child may still prove it
-            while not apart.finished and not (asked is not None and asked()):
+            while not apart.finished and not caller_stops():
                 apart.wait(0.05)
         control.expanded += apart.expanded
         if apart.solved:
