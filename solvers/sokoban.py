@@ -4,7 +4,7 @@ Under the moves metric a breadth-first search from both ends over single steps
 (sokoban_meet.py) settles crowded levels whose plans are mostly walking, which
 the push search's bound (pushes only) climbs to very slowly. With a time budget
 on a machine with a spare core, it runs in a child process beside the push
-search, on part of the memory, and the first proof wins (sokoban_meet_apart.py);
+search, on part of the memory, and the first proof wins (sokoban_apart.py);
 otherwise it goes first, on part of the proof's time and memory, and when it
 runs out the push search starts.
 Under the pushes metric, when the proof of (pushes, moves) runs out, the rest
@@ -32,10 +32,10 @@ from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.sokoban_apart import SearchApart
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
-from fewest.solvers.sokoban_meet_apart import MeetApart
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_room import room_bounds
@@ -133,7 +133,9 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
     The child starts only once the push search has had APART_AFTER seconds: most levels
     are proven by then, and a fork costs some milliseconds."""
     memory = control.budget.memory_bytes
-    apart = MeetApart(tables, boxes, player, None if memory is None else int(memory * MEET_MEMORY_SHARE))
+    apart = SearchApart(
+        lambda its: meet_search(tables, boxes, player, its), None if memory is None else int(memory * MEET_MEMORY_SHARE)
+    )
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
     launch = control.seconds + APART_AFTER
@@ -158,7 +160,7 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
                 apart.wait(0.05)
         control.expanded += apart.expanded
         if apart.solved:
-            return _met_solution(apart.met, control)
+            return _met_solution(apart.answer, control)
         control.bound = max(control.bound or 0, apart.bound) or None
         raise Stopped("cancelled" if cancelled or not apart.finished else stop.reason) from None
     finally:

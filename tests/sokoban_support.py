@@ -194,3 +194,16 @@ def symmetric_room(rng: random.Random) -> S.Level | None:
         return None
     boxes, player = pulled_away(rng, walls, goals, open_cells, (20, 80))
     return room_level(width, height, walls, goals, boxes, player)
+
+
+def children_made(monkeypatch) -> list:
+    """The solver's second processes (SearchApart) made from now on, in order."""
+    made: list = []
+    real = solver.SearchApart
+
+    def apart(*args):
+        made.append(real(*args))
+        return made[-1]
+
+    monkeypatch.setattr(solver, "SearchApart", apart)
+    return made

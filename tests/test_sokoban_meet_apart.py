@@ -12,9 +12,8 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_meet_apart
 from fewest.solvers.sokoban_pulls_apart import spare_core
-from tests.sokoban_support import checked, level, microban
+from tests.sokoban_support import checked, children_made, level, microban
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the search from both ends goes apart only with two cores")
 
@@ -48,16 +47,8 @@ def endless_meet_search(tables, boxes, player, control):
 
 @pytest.fixture
 def spy(monkeypatch):
-    """Counts the children started."""
-    started = []
-    real = solver.MeetApart
-
-    def apart(*args):
-        started.append(real(*args))
-        return started[-1]
-
-    monkeypatch.setattr(solver, "MeetApart", apart)
-    return started
+    """The children made."""
+    return children_made(monkeypatch)
 
 
 def test_microban_counts_with_both_searches_side_by_side(monkeypatch, spy):
@@ -86,7 +77,7 @@ def test_the_child_s_proof_stops_the_push_search(monkeypatch, spy):
 
 
 def test_the_push_search_s_proof_wins_and_the_child_is_stopped(monkeypatch, spy):
-    monkeypatch.setattr(sokoban_meet_apart, "meet_search", endless_meet_search)
+    monkeypatch.setattr(solver, "meet_search", endless_meet_search)
     lvl, row = microban(66)[65]
     started = time.monotonic()
     solution = run(lvl)
@@ -107,7 +98,7 @@ def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expe
         control.check()  # (the child starts here)
         raise Stopped("memory")
 
-    monkeypatch.setattr(sokoban_meet_apart, "meet_search", meet_runs_out)
+    monkeypatch.setattr(solver, "meet_search", meet_runs_out)
     monkeypatch.setattr(solver, "push_search", push_runs_out)
     solution = run(microban(66)[65][0])
     assert solution.status is Status.BUDGET and solution.at_least == expected
@@ -125,7 +116,7 @@ def test_the_push_search_running_out_waits_for_the_child_s_proof(monkeypatch):
 
 
 def test_a_cancel_stops_both(monkeypatch):
-    monkeypatch.setattr(sokoban_meet_apart, "meet_search", endless_meet_search)
+    monkeypatch.setattr(solver, "meet_search", endless_meet_search)
     monkeypatch.setattr(solver, "push_search", endless_push_search([]))
     cancel = threading.Event()
     threading.Timer(0.3, cancel.set).start()

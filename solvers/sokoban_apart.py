@@ -1,0 +1,95 @@
+"""A second proof in a second process, side by side with the push search.
+
+Two proofs may win on different levels: under moves, the search from both
+ends (sokoban_meet.py) on crowded levels whose plans are mostly walking and
+the push search (sokoban_search.py) on roomy ones whose plans are long;
+under pushes, the proof of the pushes alone (PI corrals) gets a plan with
+its pushes proven fewest where the proof of (pushes, moves) runs out. One
+after the other, each gets only part of the time; on a machine with a spare
+core each can have more. A forked child runs the other search on its share
+of the memory while this process runs the push search. Forking is done only
+from the main thread (see sokoban_pulls_apart.py); the child stops by itself
+when its time is spent, should this process die without closing it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from typing import Any, Callable
+
+from fewest.solvers.control import Budget, Control, Stopped
+
+Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out
+
+
+class SearchApart:
+    """`search`, to run in a child process once `start`ed.
+
+    `done()` looks (without waiting) for the child's word and is True once it sent a
+    proof, which `answer` then holds (the search's result: None may mean "no plan");
+    `bound` is the control's bound it reached; `finished` once it sent its last word
+    (a proof, or that it stopped)."""
+
+    def __init__(self, search: Search, memory_bytes: int | None) -> None:
+        self._search = search
+        self.memory_bytes = memory_bytes
+        self._child = self._receiver = None
+        self.started = self.finished = False
+        self.solved = False
+        self.answer: Any = None
+        self.bound = 0
+        self.expanded = 0  # the child's states expanded
+
+    def start(self, seconds: float, after: float = 0.0) -> None:
+        """Fork the child: it waits `after` seconds, then searches until `seconds` from now
+        (it stops by itself then)."""
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        budget = Budget(seconds=max(0.0, seconds - after), memory_bytes=self.memory_bytes)
+        self._child = context.Process(target=_run, args=(sender, self._search, budget, after), daemon=True)
+        self._child.start()
+        sender.close()
+        self.started = True
+
+    @property
+    def running(self) -> bool:
+        """Started, and neither finished nor closed (killed) yet."""
+        return self.started and not self.finished and not self._receiver.closed
+
+    def done(self) -> bool:
+        """Did the child prove its answer (read its word if one came)?"""
+        if self.started and not self.finished and self._receiver.poll():
+            try:
+                self.solved, self.answer, self.bound, self.expanded = self._receiver.recv()
+            except (EOFError, OSError):  # it died: the push search goes on alone
+                pass
+            self.finished = True
+            self.close()
+        return self.solved
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to `seconds` for the child's word; True when it proved its answer."""
+        if self.started and not self.finished:
+            self._receiver.poll(seconds)
+        return self.done()
+
+    def close(self) -> None:
+        if not self.started or self._receiver.closed:
+            return
+        if self._child.is_alive():
+            self._child.kill()
+        self._child.join()
+        self._receiver.close()
+
+
+def _run(sender, search: Search, budget: Budget, after: float) -> None:
+    """The child: one word, (proved?, the answer or None, the bound it reached, states expanded)."""
+    time.sleep(after)
+    control = Control(budget)
+    try:
+        answer = search(control)
+        sender.send((True, answer, control.bound or 0, control.expanded))
+    except Stopped:
+        sender.send((False, None, control.bound or 0, control.expanded))
+    sender.close()
