@@ -7,11 +7,13 @@ on a machine with a spare core, it runs in a child process beside the push
 search, on part of the memory, and the first proof wins (sokoban_apart.py);
 otherwise it goes first, on part of the proof's time and memory, and when it
 runs out the push search starts.
-Under the pushes metric, when the proof of (pushes, moves) runs out, the rest
-of the budget goes to a proof of the pushes alone (PI-corral pruning,
-sokoban_corrals.py), whose plan is FOUND with its pushes proven fewest. A FOUND
-plan (that one, or the weighted search's) has its pushes reordered between
-boxes for the fewest moves that order allows (sokoban_interleave.py).
+Under the pushes metric, when the proof of (pushes, moves) runs out, a proof of
+the pushes alone (PI-corral pruning, sokoban_corrals.py) gives a plan marked
+FOUND with its pushes proven fewest. With a time budget and a spare core it
+runs in a child process beside the first proof, from the time the pull table's
+child is done; otherwise it gets the rest of the budget. A FOUND plan (that
+one, or the weighted search's) has its pushes reordered between boxes for the
+fewest moves that order allows (sokoban_interleave.py).
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
@@ -25,6 +27,7 @@ into engine moves: between pushes the player takes a shortest walk (ties by
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
@@ -39,7 +42,7 @@ from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_room import room_bounds
-from fewest.solvers.sokoban_search import MAJOR, push_search
+from fewest.solvers.sokoban_search import MAJOR, PULLS_APART_SHARE, push_search
 from fewest.solvers.sokoban_tables import Tables, build_tables
 
 METRICS = ("moves", "pushes")
@@ -50,6 +53,14 @@ BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 # (pushes, moves) never got past 336 in 300 s. The first proof keeps 51 of 60 s (#144's
 # takes 37-42 s).
 PUSHES_ALONE_SHARE = 0.15
+# With a spare core the pushes alone run beside the first proof instead, in a child forked
+# early (while this process is small: a child's resident size starts at its parent's) that
+# waits until the pull table's child is done (PULLS_APART_SHARE of the time), then searches
+# until the proofs' time is up, on a share of the memory the first proof then gives up
+# (Microban #144, whose pull table needs all of it, is proven before the child wakes).
+ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time
+ALONE_MEMORY_SHARE = 0.25
+ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when the child wakes
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
 # level the push search proved was lost to the meet search running out first, and 9 more
@@ -78,12 +89,22 @@ def solve(
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     proofs_end = 1 - BEST_EFFORT_SHARE if best_effort else 1.0  # (of the budgets)
+    beside = control.budget.seconds is not None and spare_core()
+    alone = None
+    if metric == "pushes" and beside:
+        memory = control.budget.memory_bytes
+        alone = SearchApart(
+            lambda its: _fewest_pushes(tables, boxes, player, its),
+            None if memory is None else int(memory * ALONE_MEMORY_SHARE),
+        )
     try:
-        with control.share(proofs_end - (PUSHES_ALONE_SHARE if metric == "pushes" else 0)):
-            if metric == "moves" and control.budget.seconds is not None and spare_core():
+        with control.share(proofs_end - (PUSHES_ALONE_SHARE if metric == "pushes" and not beside else 0)):
+            if metric == "moves" and beside:
                 found = _side_by_side(tables, boxes, player, control)
                 if isinstance(found, Solution):
                     return found
+            elif alone is not None:
+                found = _alone_beside(tables, boxes, player, control, alone)
             else:
                 if metric == "moves":
                     met = _meet_first(tables, boxes, player, control)
@@ -94,12 +115,15 @@ def solve(
         reason = stop.reason
         if metric == "pushes" and reason != "cancelled":
             with control.share(proofs_end):
-                counted = _pushes_alone(tables, boxes, player, control, reason)
+                counted = _pushes_alone(tables, boxes, player, control, reason, alone)
             if counted is not None:
                 return counted
         if best_effort:
             return _best_effort(tables, boxes, player, control, metric, reason)
         return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
+    finally:
+        if alone is not None:
+            alone.close()
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = _plan(board, boxes, player, found[0])
@@ -180,25 +204,95 @@ def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solutio
     return Solution(Status.OPTIMAL, tuple(plan), _stats(control), {"pushes": pushes})
 
 
-def _pushes_alone(tables: Tables, boxes: int, player: int, control: Control, reason: str) -> Solution | None:
+def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart) -> tuple | None:
+    """Pushes, with a spare core: the proof of (pushes, moves) here, with the proof of the
+    pushes alone (`alone`) forked beside it after APART_AFTER seconds. The child waits
+    until ALONE_AFTER of the time, then searches on its memory share, which this search
+    gives up then (or, already holding too much of it, lets the child go: the pushes alone
+    then come after, as without a spare core). Returns or raises as push_search."""
+    asked = control.should_stop
+    caller_stops = asked or (lambda: False)
+    fork_at = control.seconds + APART_AFTER
+    seconds = control.budget.seconds
+    wake = seconds * ALONE_AFTER
+    awake = False
+
+    def should_stop() -> bool:
+        nonlocal awake
+        if caller_stops():
+            return True
+        now = control.seconds
+        if not alone.started and now >= fork_at:
+            alone.start(seconds - now, after=max(0.0, wake - now))
+        if alone.started and not awake and now >= wake:
+            awake = True
+            memory = control.budget.memory_bytes
+            if memory is not None:
+                left = memory - alone.memory_bytes
+                if control.stored * control.bytes_per_entry > left * ALONE_ROOM:
+                    alone.close()  # (not finished: the pushes alone come after, on what time is left)
+                else:
+                    control.budget = replace(control.budget, memory_bytes=left)
+        return False
+
+    control.should_stop = should_stop
+    try:
+        return push_search(tables, boxes, player, control, "pushes")
+    finally:
+        control.should_stop = asked
+        if not awake:  # (stopped before the child woke: the pushes alone are better searched here)
+            alone.close()
+
+
+def _waited_for(alone: SearchApart, control: Control) -> tuple | None:
+    """The child's proof of the pushes alone, waited for. Raises Stopped when it ran out
+    (its bound is kept when higher than the first proof's) or on the caller's cancel."""
+    stops = control.should_stop or (lambda: False)
+    while not alone.finished and not stops():
+        alone.wait(0.05)
+    if not alone.finished:
+        raise Stopped("cancelled")
+    control.expanded += alone.expanded
+    if not alone.solved:
+        control.bound = max(control.bound or 0, alone.bound) or None
+        raise Stopped("time")
+    return alone.answer
+
+
+def _pushes_alone(
+    tables: Tables, boxes: int, player: int, control: Control, reason: str, alone: SearchApart | None = None
+) -> Solution | None:
     """Pushes: after the proof of (pushes, moves) ran out, the pushes alone, proven with
     PI-corral pruning (sokoban_corrals.py): a plan marked FOUND whose `at_least` is its
     own pushes (its moves are not proven fewest). None when this runs out too (the bound
-    the first proof reached stands), or a cancelled Solution."""
+    the first proof reached stands, or the child's when higher), or a cancelled Solution.
+    The child `alone`, when it searched beside the first proof, is waited for; else the
+    search runs here."""
     control.stored = 0  # the first proof's table is gone
     try:
-        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
+        if alone is not None and (alone.running or alone.finished):
+            found = _waited_for(alone, control)
+        else:
+            found = _fewest_pushes(tables, boxes, player, control)
     except Stopped as stop:
         if stop.reason == "cancelled":
             return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
         return None
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
-    moves, tally = _plan(tables.board, boxes, player, pushes)
+    moves, tally = _plan(tables.board, boxes, player, found[0])
     assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
     control.bound = tally.pushes
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
+
+
+def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) -> tuple[list, int] | None:
+    """The pushes alone, proven fewest (as push_search), the plan reordered between boxes for
+    fewer moves (in the same process: the child's time is its own, the first proof's is spent)."""
+    found = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
+    if found is None:
+        return None
+    return shortest_interleaving(tables.board, boxes, player, found[0], control), found[1]
 
 
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:

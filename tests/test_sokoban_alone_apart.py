@@ -1,0 +1,152 @@
+"""Pushes with a spare core: the proof of the pushes alone in a child process beside the
+proof of (pushes, moves). A first proof is the answer (counts as Microban's table and as
+the search without the child); when it runs out, the child's plan comes back FOUND with
+its pushes proven fewest (replayed); a child still asleep, or given no room, gives way
+to the pushes alone searched here; both running out keep the higher bound; a cancel
+stops both."""
+
+import multiprocessing
+import threading
+import time
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control, Status, Stopped
+from fewest.solvers import sokoban as solver
+from fewest.solvers.sokoban_pulls_apart import spare_core
+from tests import oracle
+from tests.sokoban_support import checked, children_made, microban
+
+pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go apart only with two cores")
+
+real_push_search = solver.push_search
+
+
+def run(lvl: S.Level, seconds: float = 30.0, should_stop=None) -> "solver.Solution":
+    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
+    return solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=False)
+
+
+def first_proof(behaviour, alone=real_push_search):
+    """push_search with the proof of (pushes, moves) replaced by `behaviour(control)` and
+    the proof of the pushes alone (the child's) by `alone`."""
+
+    def search(tables, boxes, player, control, metric, *args, pushes_only=False, **kwargs):
+        if pushes_only:
+            return alone(tables, boxes, player, control, metric, *args, pushes_only=True, **kwargs)
+        return behaviour(control)
+
+    return search
+
+
+def endless(control):
+    while True:  # ticks until it is stopped
+        control.tick()
+        time.sleep(0)
+
+
+def runs_out(bound: int, after: float = 0.0, stored: int = 0):
+    """A first proof that reaches `bound`, holds `stored` entries, looks at its control
+    for `after` seconds (the child forks and wakes meanwhile), then runs out of memory."""
+
+    def behaviour(control):
+        control.bound, control.stored = bound, stored
+        ends = control.seconds + after
+        while control.seconds < ends:
+            control.check()
+            time.sleep(0.01)
+        runs_out.budget = control.budget.memory_bytes  # (what it was left with)
+        raise Stopped("memory")
+
+    return behaviour
+
+
+@pytest.fixture
+def children(monkeypatch):
+    """The children made, and the child forked at once, awake at once."""
+    made = children_made(monkeypatch)
+    monkeypatch.setattr(solver, "APART_AFTER", 0.0)
+    monkeypatch.setattr(solver, "ALONE_AFTER", 0.0)
+    return made
+
+
+def pushes_found(lvl, row, solution) -> None:
+    assert solution.status is Status.FOUND
+    oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
+    assert solution.extra["pushes"] == S.tally(solution.moves).pushes == int(row["min_pushes"])
+    assert solution.at_least == solution.stats.bound == int(row["min_pushes"])
+
+
+def test_microban_counts_with_the_pushes_alone_beside(monkeypatch, children):
+    beside = [checked(lvl, run(lvl)) for lvl, row in microban(40)]
+    assert [pushes for _, pushes in beside] == [int(row["min_pushes"]) for _, row in microban(40)]
+    assert sum(child.started for child in children) >= 10 and not multiprocessing.active_children()
+    monkeypatch.setattr(solver, "spare_core", lambda: False)  # the same plans' counts without it
+    assert beside == [checked(lvl, run(lvl)) for lvl, _ in microban(40)]
+
+
+def test_a_first_proof_that_runs_out_gets_the_child_s_pushes(monkeypatch, children):
+    monkeypatch.setattr(solver, "push_search", first_proof(endless))
+    lvl, row = microban(66)[65]
+    solution = run(lvl, seconds=3.0)
+    pushes_found(lvl, row, solution)
+    assert solution.stats.reason == "time" and children[0].expanded > 0
+    assert solution.stats.expanded > children[0].expanded  # both searches' states counted
+
+
+def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children):
+    monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
+    lvl, row = microban(66)[65]
+    solution = run(lvl)
+    pushes_found(lvl, row, solution)
+    assert solution.stats.reason == "memory" and children[0].finished
+    assert runs_out.budget == (1 << 30) * (1 - solver.ALONE_MEMORY_SHARE)  # (given up to the child)
+
+
+def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_here(monkeypatch, children):
+    monkeypatch.setattr(solver, "ALONE_AFTER", 0.5)  # (of 30 s)
+    monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
+    lvl, row = microban(66)[65]
+    started = time.monotonic()
+    pushes_found(lvl, row, run(lvl))
+    assert time.monotonic() - started < 10
+    assert children[0].started and not children[0].finished and not multiprocessing.active_children()
+
+
+def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children):
+    full = int((1 << 30) * (1 - solver.ALONE_MEMORY_SHARE) * solver.ALONE_ROOM / 200) + 1  # (200 bytes an entry)
+    monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2, stored=full)))
+    lvl, row = microban(66)[65]
+    pushes_found(lvl, row, run(lvl))  # (proven here, after)
+    assert runs_out.budget == 1 << 30 and not children[0].finished and children[0].expanded == 0
+
+
+@pytest.mark.parametrize("first, second, expected", [(5, 9, 9), (9, 7, 9)])
+def test_when_both_run_out_the_higher_bound_stands(monkeypatch, children, first, second, expected):
+    def alone_runs_out(tables, boxes, player, control, *args, **kwargs):
+        control.bound = second
+        raise Stopped("memory")
+
+    monkeypatch.setattr(solver, "push_search", first_proof(runs_out(first, after=0.2), alone_runs_out))
+    solution = run(microban(66)[65][0])
+    assert solution.status is Status.BUDGET and solution.at_least == expected and not solution.moves
+
+
+def test_a_cancel_stops_both(monkeypatch, children):
+    def alone_endless(tables, boxes, player, control, *args, **kwargs):
+        endless(control)
+
+    monkeypatch.setattr(solver, "push_search", first_proof(endless, alone_endless))
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    solution = run(microban(66)[65][0], should_stop=cancel.is_set)
+    assert solution.status is Status.CANCELLED and time.monotonic() - started < 2
+    assert children[0].started and not multiprocessing.active_children()
+
+
+def test_a_level_proven_before_the_child_wakes_leaves_no_child(monkeypatch):
+    lvl, row = microban(66)[65]
+    solution = run(lvl)
+    assert checked(lvl, solution)[1] == int(row["min_pushes"]) and not multiprocessing.active_children()
