@@ -59,6 +59,9 @@ class Control:
         self.stored = 0
         self.bound: int | None = None
         self.bytes_per_entry = 200  # a search sets its own estimate of one stored state
+        # the time a search will take to let go of its tables once stopped (it stops that much
+        # sooner, so that its answer still comes within the time budget)
+        self.release_seconds = 0.0
         self._next_check = self.CHECK_EVERY
         self._next_progress = self.started + progress_interval
 
@@ -78,7 +81,7 @@ class Control:
         budget = self.budget
         if self.should_stop is not None and self.should_stop():
             raise Stopped("cancelled")
-        if budget.seconds is not None and now - self.started > budget.seconds:
+        if budget.seconds is not None and now - self.started + self.release_seconds > budget.seconds:
             raise Stopped("time")
         if budget.nodes is not None and self.expanded > budget.nodes:
             raise Stopped("nodes")

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from fewest.solvers import Budget, Control, Status
+from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import control as control_module
 from fewest.solvers.control import release_gradually
 from fewest.solvers.search import RulesProblem, astar, bfs, idastar
@@ -101,3 +101,12 @@ def test_off_the_main_thread_a_search_s_containers_are_emptied_in_steps(monkeypa
     held = [queue, table]
     release_gradually(held)  # on the main thread: let go of at once
     assert held == []
+
+
+def test_a_search_stops_in_time_to_let_go_of_its_tables():
+    control = Control(Budget(seconds=5.0))
+    control.check()  # (well within 5 s)
+    control.release_seconds = 5.0  # letting go would take the rest
+    with pytest.raises(Stopped) as stopped:
+        control.check()
+    assert stopped.value.reason == "time"

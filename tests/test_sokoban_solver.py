@@ -343,6 +343,12 @@ def test_node_budget_stops_honestly():
     assert solution.status is Status.BUDGET and solution.moves == () and solution.stats.reason == "nodes"
 
 
+def test_a_stopped_search_holds_no_time_back_from_what_comes_after():
+    control = Control(Budget(nodes=20_000))  # (the weighted search, after, stops on its own)
+    solution = solver.solve(hard_level(), S.initial_state(hard_level()), control, "pushes", best_effort=False)
+    assert solution.stats.reason == "nodes" and control.release_seconds == 0.0
+
+
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric, monkeypatch):
     # (pushes: when the proof of the pushes alone, next, runs out too)
