@@ -14,6 +14,7 @@ when its time is spent, should this process die without closing it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import time
 from typing import Any, Callable
@@ -84,12 +85,14 @@ class SearchApart:
 
 
 def _run(sender, search: Search, budget: Budget, after: float) -> None:
-    """The child: one word, (proved?, the answer or None, the bound it reached, states expanded)."""
-    time.sleep(after)
-    control = Control(budget)
-    try:
-        answer = search(control)
-        sender.send((True, answer, control.bound or 0, control.expanded))
-    except Stopped:
-        sender.send((False, None, control.bound or 0, control.expanded))
+    """The child: one word, (proved?, the answer or None, the bound it reached, states expanded).
+    On Ctrl-C (sent to the whole process group) it stops quietly: the parent says so."""
+    with contextlib.suppress(KeyboardInterrupt):
+        time.sleep(after)
+        control = Control(budget)
+        try:
+            answer = search(control)
+            sender.send((True, answer, control.bound or 0, control.expanded))
+        except Stopped:
+            sender.send((False, None, control.bound or 0, control.expanded))
     sender.close()

@@ -10,6 +10,7 @@ as in Microban's table) can be given to check every answer.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import multiprocessing
 import os
@@ -159,15 +160,19 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     child.start()
     sender.close()
     result = None
-    if receiver.poll(timeout + GRACE):
-        try:
-            result = receiver.recv()
-        except EOFError:
-            result = None
-    child.join(GRACE if result is not None else 0)
-    if child.is_alive():
-        child.kill()
-        child.join()
+    try:
+        if receiver.poll(timeout + GRACE):
+            try:
+                result = receiver.recv()
+            except EOFError:
+                result = None
+        child.join(GRACE if result is not None else 0)
+    finally:  # (on Ctrl-C too)
+        overran = child.is_alive()
+        if overran:
+            child.kill()
+            child.join()
+    if overran:
         return BenchRow(0, "", "killed", None, None, 0, time.perf_counter() - started, 0)
     if result is None:
         return BenchRow(0, "", "crashed", None, None, 0, time.perf_counter() - started, 0)
@@ -175,6 +180,14 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
 
 
 def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent says so once, and a child stops
+    # quietly (its own children closed on the way out), not with a traceback of its own
+    with contextlib.suppress(KeyboardInterrupt):
+        sender.send(_solved(level, metric, timeout, memory_bytes))
+    sender.close()
+
+
+def _solved(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     from fewest.engine import sokoban as rules
     from fewest.solvers import sokoban
 
@@ -187,8 +200,6 @@ def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> Non
     peak = sum(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
     moves = len(solution.moves) if solution.solved else None
     pushes = solution.extra.get("pushes") if solution.solved else None
-    sender.send(
-        BenchRow(0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak,
-                 at_least=solution.at_least)
+    return BenchRow(
+        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak, at_least=solution.at_least
     )
-    sender.close()

@@ -16,6 +16,7 @@ closing it.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -80,7 +81,14 @@ class PullsApart:
 
 
 def _grow(sender, table: Table, half: float, most: int, matching: int) -> None:
-    """`grown_in_halves`, sending (table, last?) as it grows past the matching."""
+    """`grown_in_halves`, sending (table, last?) as it grows past the matching; quietly
+    stopped by Ctrl-C (sent to the whole process group: the parent says so)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        _grow_and_send(sender, table, half, most, matching)
+    sender.close()
+
+
+def _grow_and_send(sender, table: Table, half: float, most: int, matching: int) -> None:
     control = Control()
     first, second = control.seconds + half, control.seconds + 2 * half
     sent, sent_radius = 0, 0  # the table last sent: its entries and radius
@@ -102,4 +110,3 @@ def _grow(sender, table: Table, half: float, most: int, matching: int) -> None:
         if len(table) >= SEND_GROWTH * sent:  # (each is pickled whole and unpickled: a few)
             sender.send((table, False))  # (pickled without its frontier)
             sent, sent_radius = len(table), table.radius
-    sender.close()

@@ -1,0 +1,46 @@
+"""Ctrl-C on `fewest solve` / `fewest bench` while a Sokoban proof has processes beside it:
+one line from the command, no traceback from any child, and no process left behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fewest.solvers.sokoban_pulls_apart import spare_core
+
+pytestmark = pytest.mark.skipif(not spare_core(), reason="the proof forks helpers only with two cores")
+
+MICROBAN = str(Path(__file__).parent / "data" / "Microban_155.xsb")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", MICROBAN, "--level", "93", "--metric", "moves", "--timeout", "60"],  # search from both ends beside
+        ["solve", MICROBAN, "--level", "153", "--metric", "pushes", "--timeout", "60"],  # pushes alone beside
+        ["bench", "sokoban", "--set", MICROBAN, "--levels", "153", "--metric", "pushes", "--timeout", "60"],
+    ],
+)
+def test_ctrl_c_stops_every_process_quietly(argv):
+    # (its own session: Ctrl-C at a terminal goes to the whole foreground process group)
+    command = subprocess.Popen(
+        [sys.executable, "-m", "fewest.tui.cli", *argv],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(2.5)  # (the helpers are forked by then)
+    assert command.poll() is None
+    os.killpg(command.pid, signal.SIGINT)
+    _, errors = command.communicate(timeout=20)
+    assert command.returncode == 130 and errors.strip() == "fewest: interrupted"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(command.pid, 0)  # anyone left in the group?
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail("a process of the command outlived it")
