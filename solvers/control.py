@@ -62,6 +62,7 @@ class Control:
         # the time a search will take to let go of its tables once stopped (it stops that much
         # sooner, so that its answer still comes within the time budget)
         self.release_seconds = 0.0
+        self.helpers = 0  # processes the search runs beside it now (its caller may start one when none is)
         self._next_check = self.CHECK_EVERY
         self._next_progress = self.started + progress_interval
 

@@ -55,10 +55,11 @@ BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 PUSHES_ALONE_SHARE = 0.15
 # With a spare core the pushes alone run beside the first proof instead, in a child forked
 # early (while this process is small: a child's resident size starts at its parent's) that
-# waits until the pull table's child is done (PULLS_APART_SHARE of the time), then searches
-# until the proofs' time is up, on a share of the memory the first proof then gives up
-# (Microban #144, whose pull table needs all of it, is proven before the child wakes).
-ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time
+# waits until the pull table's child is done (at most PULLS_APART_SHARE of the time; often
+# half that, when the table is dropped), then searches until the proofs' time is up, on a
+# share of the memory the first proof then gives up (Microban #144, whose pull table needs
+# all of it, is proven before the child wakes).
+ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time, at the latest
 ALONE_MEMORY_SHARE = 0.25
 ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when the child wakes
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
@@ -207,32 +208,35 @@ def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solutio
 def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart) -> tuple | None:
     """Pushes, with a spare core: the proof of (pushes, moves) here, with the proof of the
     pushes alone (`alone`) forked beside it after APART_AFTER seconds. The child waits
-    until ALONE_AFTER of the time, then searches on its memory share, which this search
-    gives up then (or, already holding too much of it, lets the child go: the pushes alone
-    then come after, as without a spare core). Returns or raises as push_search."""
+    until the search's own helper (the pull table's child) is done, or ALONE_AFTER of the
+    time at the latest, then searches on its memory share, which this search gives up then
+    (or, already holding too much of it, lets the child go: the pushes alone then come
+    after, as without a spare core). Returns or raises as push_search."""
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
     fork_at = control.seconds + APART_AFTER
     seconds = control.budget.seconds
     wake = seconds * ALONE_AFTER
-    awake = False
+    awake = helped = False
 
     def should_stop() -> bool:
-        nonlocal awake
+        nonlocal awake, helped
         if caller_stops():
             return True
         now = control.seconds
         if not alone.started and now >= fork_at:
             alone.start(seconds - now, after=max(0.0, wake - now))
-        if alone.started and not awake and now >= wake:
+        helped = helped or control.helpers > 0
+        if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
             memory = control.budget.memory_bytes
-            if memory is not None:
-                left = memory - alone.memory_bytes
-                if control.stored * control.bytes_per_entry > left * ALONE_ROOM:
-                    alone.close()  # (not finished: the pushes alone come after, on what time is left)
-                else:
+            left = None if memory is None else memory - alone.memory_bytes
+            if left is not None and control.stored * control.bytes_per_entry > left * ALONE_ROOM:
+                alone.close()  # (not finished: the pushes alone come after, on what time is left)
+            else:
+                if left is not None:
                     control.budget = replace(control.budget, memory_bytes=left)
+                alone.wake()  # (the core is free: the pull table's child is done)
         return False
 
     control.should_stop = should_stop

@@ -43,15 +43,27 @@ class SearchApart:
         self.expanded = 0  # the child's states expanded
 
     def start(self, seconds: float, after: float = 0.0) -> None:
-        """Fork the child: it waits `after` seconds, then searches until `seconds` from now
-        (it stops by itself then)."""
+        """Fork the child: it waits `after` seconds (or until `wake`), then searches until
+        `seconds` from now (it stops by itself then)."""
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
-        budget = Budget(seconds=max(0.0, seconds - after), memory_bytes=self.memory_bytes)
-        self._child = context.Process(target=_run, args=(sender, self._search, budget, after), daemon=True)
+        alarm, self._waker = context.Pipe(duplex=False)
+        ends = time.perf_counter() + seconds  # (the same clock in the child)
+        self._child = context.Process(
+            target=_run, args=(sender, alarm, self._search, ends, self.memory_bytes, after), daemon=True
+        )
         self._child.start()
         sender.close()
+        alarm.close()
         self.started = True
+
+    def wake(self) -> None:
+        """Have a child still waiting start its search now."""
+        if self.running:
+            try:
+                self._waker.send(True)
+            except OSError:  # (it is gone: its word, or its death, is read as usual)
+                pass
 
     @property
     def running(self) -> bool:
@@ -82,14 +94,16 @@ class SearchApart:
             self._child.kill()
         self._child.join()
         self._receiver.close()
+        self._waker.close()
 
 
-def _run(sender, search: Search, budget: Budget, after: float) -> None:
+def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, after: float) -> None:
     """The child: one word, (proved?, the answer or None, the bound it reached, states expanded).
     On Ctrl-C (sent to the whole process group) it stops quietly: the parent says so."""
     with contextlib.suppress(KeyboardInterrupt):
-        time.sleep(after)
-        control = Control(budget)
+        if after > 0:
+            alarm.poll(after)  # (woken early by a word from the parent)
+        control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes))
         try:
             answer = search(control)
             sender.send((True, answer, control.bound or 0, control.expanded))

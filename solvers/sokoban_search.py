@@ -121,6 +121,7 @@ def push_search(
             reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
             control.release_seconds = 0.0
+            control.helpers -= len(helpers)
             for helper in helpers:
                 helper.close()
             release_gradually(big)
@@ -265,6 +266,7 @@ def _search(
                 half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
                 if apart:
                     helpers.append(PullsApart(growing, half, most, left0))
+                    control.helpers += 1
                     apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
@@ -291,6 +293,7 @@ def _search(
                 near_bytes = near.nbytes() if near else 0
                 if helpers[-1].finished:
                     helpers.pop()
+                    control.helpers -= 1
                     apart_bytes = 0
             control.stored = len(table)
             control.release_seconds = (len(table) + queued) * RELEASE_SECONDS

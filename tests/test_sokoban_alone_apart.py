@@ -114,6 +114,22 @@ def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_he
     assert children[0].started and not children[0].finished and not multiprocessing.active_children()
 
 
+def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, children):
+    monkeypatch.setattr(solver, "ALONE_AFTER", 0.9)  # (of 30 s: at the latest)
+
+    def helped_then_runs_out(control):
+        control.helpers = 1  # (a pull table's child, for a while)
+        control.check()
+        control.helpers = 0
+        runs_out(5, after=1.0)(control)
+
+    monkeypatch.setattr(solver, "push_search", first_proof(helped_then_runs_out))
+    lvl, row = microban(66)[65]
+    started = time.monotonic()
+    pushes_found(lvl, row, run(lvl))  # (the child's, woken early: waited for)
+    assert time.monotonic() - started < 10 and children[0].finished
+
+
 def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children):
     full = int((1 << 30) * (1 - solver.ALONE_MEMORY_SHARE) * solver.ALONE_ROOM / 200) + 1  # (200 bytes an entry)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2, stored=full)))
