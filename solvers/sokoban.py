@@ -248,19 +248,15 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
             alone.close()
 
 
-def _waited_for(alone: SearchApart, control: Control) -> tuple | None:
-    """The child's proof of the pushes alone, waited for. Raises Stopped when it ran out
-    (its bound is kept when higher than the first proof's) or on the caller's cancel."""
+def _wait_for(alone: SearchApart, control: Control) -> None:
+    """Wait for the child's word (its expansions are counted in). Raises Stopped on the
+    caller's cancel."""
     stops = control.should_stop or (lambda: False)
     while not alone.finished and not stops():
         alone.wait(0.05)
     if not alone.finished:
         raise Stopped("cancelled")
     control.expanded += alone.expanded
-    if not alone.solved:
-        control.bound = max(control.bound or 0, alone.bound) or None
-        raise Stopped("time")
-    return alone.answer
 
 
 def _pushes_alone(
@@ -270,12 +266,18 @@ def _pushes_alone(
     PI-corral pruning (sokoban_corrals.py): a plan marked FOUND whose `at_least` is its
     own pushes (its moves are not proven fewest). None when this runs out too (the bound
     the first proof reached stands, or the child's when higher), or a cancelled Solution.
-    The child `alone`, when it searched beside the first proof, is waited for; else the
-    search runs here."""
+    The child `alone`, if one searched beside the first proof, is waited for; when none
+    did (none was forked, it was let go of, or it died before a word), the search runs
+    here on what time is left."""
     control.stored = 0  # the first proof's table is gone
     try:
         if alone is not None and (alone.running or alone.finished):
-            found = _waited_for(alone, control)
+            _wait_for(alone, control)
+        if alone is not None and alone.solved:
+            found = alone.answer
+        elif alone is not None and alone.searched:  # and ran out
+            control.bound = max(control.bound or 0, alone.bound) or None
+            return None
         else:
             found = _fewest_pushes(tables, boxes, player, control)
     except Stopped as stop:

@@ -37,6 +37,7 @@ class SearchApart:
         self.memory_bytes = memory_bytes
         self._child = self._receiver = None
         self.started = self.finished = False
+        self.searched = False  # its word came: it searched, to a proof or to the end of its budget
         self.solved = False
         self.answer: Any = None
         self.bound = 0
@@ -52,7 +53,10 @@ class SearchApart:
         self._child = context.Process(
             target=_run, args=(sender, alarm, self._search, ends, self.memory_bytes, after), daemon=True
         )
-        self._child.start()
+        try:
+            self._child.start()
+        except OSError:  # no process to be had (a system limit): read as a child dead at once
+            self._child = None
         sender.close()
         alarm.close()
         self.started = True
@@ -75,7 +79,8 @@ class SearchApart:
         if self.started and not self.finished and self._receiver.poll():
             try:
                 self.solved, self.answer, self.bound, self.expanded = self._receiver.recv()
-            except (EOFError, OSError):  # it died: the push search goes on alone
+                self.searched = True
+            except (EOFError, OSError):  # it died (or was never forked): the push search goes on alone
                 pass
             self.finished = True
             self.close()
@@ -90,9 +95,10 @@ class SearchApart:
     def close(self) -> None:
         if not self.started or self._receiver.closed:
             return
-        if self._child.is_alive():
-            self._child.kill()
-        self._child.join()
+        if self._child is not None:
+            if self._child.is_alive():
+                self._child.kill()
+            self._child.join()
         self._receiver.close()
         self._waker.close()
 

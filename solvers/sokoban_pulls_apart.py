@@ -48,7 +48,10 @@ class PullsApart:
         self._child = context.Process(
             target=_grow, args=(sender, table, half, most, matching), daemon=True
         )
-        self._child.start()
+        try:
+            self._child.start()
+        except OSError:  # no process to be had (a system limit): read as a child dead at once
+            self._child = None
         sender.close()
         self.finished = False
 
@@ -74,9 +77,10 @@ class PullsApart:
         return newest
 
     def close(self) -> None:
-        if self._child.is_alive():
-            self._child.kill()
-        self._child.join()
+        if self._child is not None:
+            if self._child.is_alive():
+                self._child.kill()
+            self._child.join()
         self._receiver.close()
 
 

@@ -14,6 +14,7 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import sokoban as solver
+from fewest.solvers import sokoban_search as solver_search
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from tests import oracle
 from tests.sokoban_support import checked, children_made, microban
@@ -166,3 +167,31 @@ def test_a_level_proven_before_the_child_wakes_leaves_no_child(monkeypatch):
     lvl, row = microban(66)[65]
     solution = run(lvl)
     assert checked(lvl, solution)[1] == int(row["min_pushes"]) and not multiprocessing.active_children()
+
+
+@pytest.fixture
+def no_processes(monkeypatch):
+    """Every fork refused, as at a system's process limit."""
+
+    def refused(self):
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
+    monkeypatch.setattr(solver_search, "PULLS_APART_AFTER", 1)  # (the pull table's child asked for at once)
+
+
+@pytest.mark.parametrize("metric", solver.METRICS)
+def test_with_no_process_to_be_had_the_proof_goes_on_alone(monkeypatch, children, no_processes, metric):
+    lvl, row = microban(66)[65]
+    control = Control(Budget(seconds=30.0, memory_bytes=1 << 30))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False)
+    expected = int(row["min_pushes"]) if metric == "pushes" else (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert (checked(lvl, solution)[1] if metric == "pushes" else checked(lvl, solution)) == expected
+    assert children and all(child.started and not child.solved for child in children)
+
+
+def test_with_no_process_to_be_had_the_pushes_alone_come_after(monkeypatch, children, no_processes):
+    monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
+    lvl, row = microban(66)[65]
+    pushes_found(lvl, row, run(lvl))  # (searched here: the child died before a word)
+    assert children[0].started and not children[0].searched
