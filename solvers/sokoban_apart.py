@@ -76,7 +76,7 @@ class SearchApart:
 
     def done(self) -> bool:
         """Did the child prove its answer (read its word if one came)?"""
-        if self.started and not self.finished and self._receiver.poll():
+        if self.running and self._receiver.poll():
             try:
                 self.solved, self.answer, self.bound, self.expanded = self._receiver.recv()
                 self.searched = True
@@ -88,7 +88,7 @@ class SearchApart:
 
     def wait(self, seconds: float) -> bool:
         """Wait up to `seconds` for the child's word; True when it proved its answer."""
-        if self.started and not self.finished:
+        if self.running:
             self._receiver.poll(seconds)
         return self.done()
 
