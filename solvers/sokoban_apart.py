@@ -20,6 +20,7 @@ import time
 from typing import Any, Callable
 
 from fewest.solvers.control import Budget, Control, Stopped
+from fewest.solvers.sokoban_pulls_apart import end_child, start_child
 
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out
 
@@ -50,13 +51,8 @@ class SearchApart:
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
         ends = time.perf_counter() + seconds  # (the same clock in the child)
-        self._child = context.Process(
-            target=_run, args=(sender, alarm, self._search, ends, self.memory_bytes, after), daemon=True
-        )
-        try:
-            self._child.start()
-        except OSError:  # no process to be had (a system limit): read as a child dead at once
-            self._child = None
+        task = (sender, alarm, self._search, ends, self.memory_bytes, after)
+        self._child = start_child(context.Process(target=_run, args=task, daemon=True))
         sender.close()
         alarm.close()
         self.started = True
@@ -95,10 +91,7 @@ class SearchApart:
     def close(self) -> None:
         if not self.started or self._receiver.closed:
             return
-        if self._child is not None:
-            if self._child.is_alive():
-                self._child.kill()
-            self._child.join()
+        end_child(self._child)
         self._receiver.close()
         self._waker.close()
 

@@ -20,6 +20,7 @@ import contextlib
 import multiprocessing
 import os
 import threading
+from multiprocessing.process import BaseProcess
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_pulls import PullTable, PackedPullTable
@@ -38,6 +39,24 @@ def spare_core() -> bool:
     )
 
 
+def start_child(child: BaseProcess) -> BaseProcess | None:
+    """`child`, started; None when the system refuses the fork (a process limit): its pipe
+    then reads as a child dead at once, and the search goes on in this process."""
+    try:
+        child.start()
+    except OSError:
+        return None
+    return child
+
+
+def end_child(child: BaseProcess | None) -> None:
+    """Kill `child` if it still runs, and reap it (None: it was never forked)."""
+    if child is not None:
+        if child.is_alive():
+            child.kill()
+        child.join()
+
+
 class PullsApart:
     """A child process growing the pull table: when `ready`, `take` the newest it sent
     (None: dropped); `finished` once it sent its last."""
@@ -45,13 +64,9 @@ class PullsApart:
     def __init__(self, table: Table, half: float, most: int, matching: int) -> None:
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
-        self._child = context.Process(
-            target=_grow, args=(sender, table, half, most, matching), daemon=True
+        self._child = start_child(
+            context.Process(target=_grow, args=(sender, table, half, most, matching), daemon=True)
         )
-        try:
-            self._child.start()
-        except OSError:  # no process to be had (a system limit): read as a child dead at once
-            self._child = None
         sender.close()
         self.finished = False
 
@@ -77,10 +92,7 @@ class PullsApart:
         return newest
 
     def close(self) -> None:
-        if self._child is not None:
-            if self._child.is_alive():
-                self._child.kill()
-            self._child.join()
+        end_child(self._child)
         self._receiver.close()
 
 
