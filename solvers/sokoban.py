@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Callable
 
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
@@ -180,14 +181,14 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
         cancelled = stop.reason == "cancelled" and not apart.solved
         if not apart.started:
             raise
-        if not cancelled and not apart.solved:  # the push search ran out: the child may still prove it
-            while not apart.finished and not caller_stops():
-                apart.wait(0.05)
-        control.expanded += apart.expanded
+        if cancelled:
+            control.expanded += apart.expanded
+        else:  # the push search ran out (the child may still prove it), or the child's proof stopped it
+            _wait_for(apart, caller_stops, control)
         if apart.solved:
             return _met_solution(apart.answer, control)
         control.bound = max(control.bound or 0, apart.bound) or None
-        raise Stopped("cancelled" if cancelled or not apart.finished else stop.reason) from None
+        raise Stopped("cancelled" if cancelled else stop.reason) from None
     finally:
         control.should_stop = asked
         apart.close()
@@ -248,15 +249,14 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
             alone.close()
 
 
-def _wait_for(alone: SearchApart, control: Control) -> None:
-    """Wait for the child's word (its expansions are counted in). Raises Stopped on the
-    caller's cancel."""
-    stops = control.should_stop or (lambda: False)
-    while not alone.finished and not stops():
-        alone.wait(0.05)
-    if not alone.finished:
+def _wait_for(child: SearchApart, stops: Callable[[], bool], control: Control) -> None:
+    """Wait for the child's word (its expansions are counted in). Raises Stopped when
+    `stops` (the caller's cancel) says so first."""
+    while not child.finished and not stops():
+        child.wait(0.05)
+    if not child.finished:
         raise Stopped("cancelled")
-    control.expanded += alone.expanded
+    control.expanded += child.expanded
 
 
 def _pushes_alone(
@@ -272,7 +272,7 @@ def _pushes_alone(
     control.stored = 0  # the first proof's table is gone
     try:
         if alone is not None and (alone.running or alone.finished):
-            _wait_for(alone, control)
+            _wait_for(alone, control.should_stop or (lambda: False), control)
         if alone is not None and alone.solved:
             found = alone.answer
         elif alone is not None and alone.searched:  # and ran out
