@@ -17,7 +17,8 @@ goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it.
 Under the moves metric so does the walk to its nearest push, once known (moves
 spent before the next push whatever it is; mostly none, the player standing
-behind the box just pushed). The bound is admissible but not always
+behind the box just pushed), or the walking the boxes' way forces on the player
+(sokoban_walk_bound.py: back out for the next box), whichever is more. The bound is admissible but not always
 consistent (those raise it on some nodes only), so a node whose cost improves
 is re-opened; a goal is accepted only when it leaves the queue, which makes
 it optimal. On a board with mirror symmetry (sokoban_symmetry.py) the table
@@ -54,6 +55,7 @@ from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign, w
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_corrals import corral_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
+from fewest.solvers.sokoban_walk_bound import WalkBound
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, grown_in_halves, pull_table
@@ -141,6 +143,11 @@ def _search(
     # Under the moves metric the walk to the nearest push raises the bound. Under pushes it
     # would only order ties, and measured it cost 5-30% (Microban #111, #145) for nothing.
     walk_first = metric == "moves"
+    # So does the walking the boxes' way forces (sokoban_walk_bound.py), on every node.
+    # Under pushes it too would only order ties: XSokoban #38's proof took 1.36M
+    # expansions with it, 1.40M without, each ~5% dearer (Microban #123: 51,335 in 5.3 s
+    # against 5.1 s).
+    walk_bound = WalkBound(board, tables.live) if walk_first else None
     lift = (MAJOR + 1) * weight  # what one push left adds to f
     shift = board.size.bit_length()
     player_bits = (1 << shift) - 1
@@ -201,7 +208,10 @@ def _search(
     # is taken out (then it goes back in: computed once per node taken out, not per child).
     # A queued node also carries its table key (canonical on a symmetric board: taken out,
     # a node whose entry was superseded or whose bound rose never needs its mirror images).
-    buckets: dict = {(left0 * lift) << LOW | left0: [(start, info0, keyer(player))]}
+    forced0 = 0  # (a node's walk forced is part of its f, not of its cost: worked out when taken out)
+    if walk_bound is not None and boxes != goals:
+        forced0 = walk_bound.walk(player, walk_bound.sums(info0[0], info0[5])) * per_step
+    buckets: dict = {(left0 * lift + forced0) << LOW | left0: [(start, info0, keyer(player))]}
     big += [table, buckets, never_moving]
     ids = list(buckets)
     # Memory: a table entry ~270 bytes and a queued node ~400 + 26 per box were measured with
@@ -222,9 +232,14 @@ def _search(
         pushes_left = bucket_id & ((1 << LOW) - 1)
         # the walk to its nearest push, counted in when it was taken out before (0: not yet)
         walked = item[3] if len(item) > 3 else 0
-        g = (bucket_id >> LOW) - pushes_left * lift - walked
         boxes = key >> shift
         player = key & player_bits
+        if walk_bound is not None and boxes != goals:
+            sums = walk_bound.sums(order, stuck)
+            forced = walk_bound.walk(player, sums) * per_step
+        else:
+            forced = 0
+        g = (bucket_id >> LOW) - pushes_left * lift - walked - forced
         entry = table[here]
         if entry[0] != g:
             continue  # superseded by a cheaper route to the same node
@@ -246,7 +261,7 @@ def _search(
             if left >= UNREACHABLE:
                 continue  # boxes that can never all reach goals (a pair, the room, the pulls)
             if left > pushes_left:
-                _enqueue_item(buckets, ids, (g + left * lift) << LOW | left, (key, info, here, 0, grown))
+                _enqueue_item(buckets, ids, (g + left * lift + forced) << LOW | left, (key, info, here, 0, grown))
                 queued += 1
                 continue
         if not walked:  # (taken out again with its walk counted in: one expansion, not two)
@@ -325,10 +340,11 @@ def _search(
             # now, some may yet prove dead: a lower bound): back into the queue with that
             # walk counted in, once; its children are made when it comes out again.
             nearest = next(distance for distance, layer in enumerate(layers) if layer & wanted)
-            raised = nearest * per_step
-            _enqueue_item(buckets, ids, bucket_id + (raised << LOW), (key, info, here, raised))
-            queued += 1
-            continue
+            raised = nearest * per_step - forced  # (the larger of the two bounds on the walks)
+            if raised > 0:
+                _enqueue_item(buckets, ids, bucket_id + (raised << LOW), (key, info, here, raised))
+                queued += 1
+                continue
         idle = loose & ~movable
         if idle:
             # Boxes with no push now: will any of them ever move? (the player's area grows
@@ -356,7 +372,7 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 if left > pushes_left:  # a better bound: back into the queue
-                    _enqueue(buckets, ids, (g + left * lift) << LOW | left, key, info, here)
+                    _enqueue(buckets, ids, (g + left * lift + forced) << LOW | left, key, info, here)
                     queued += 1
                     continue
                 order, rows, u, v, p, stuck, walls, matching = info
@@ -441,7 +457,10 @@ def _search(
                 if left >= UNREACHABLE:
                     continue
                 table[there] = (cost, here, cell * 4 + d)
-                _enqueue(buckets, ids, (cost + left * lift) << LOW | left, child, info, there)
+                f = cost + left * lift
+                if walk_bound is not None and new_boxes != goals:
+                    f += walk_bound.walk(cell, walk_bound.moved(sums, cell, target)) * per_step
+                _enqueue(buckets, ids, f << LOW | left, child, info, there)
                 queued += 1
     return None
 

@@ -93,6 +93,11 @@ def test_the_walk_to_the_nearest_push_raises_the_moves_bound_and_keeps_plans_opt
             expected = lexicographic_optimum(room, "moves", state)
             if expected is not None:
                 assert checked(room, solve(room, "moves", state), state) == expected
+    # (in these small rooms the walk the boxes' way forces is always at least as long: the
+    # first Microban levels have longer walks to their nearest push)
+    for lvl, row in microban(10):
+        expected = (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+        assert checked(lvl, solve(lvl, "moves")) == expected
     assert any(raised) and not all(raised)  # not vacuous: some nodes, not all, walk first
     raised.clear()
     for room in random_rooms(120, 20):
