@@ -17,7 +17,8 @@ fewest moves that order allows (sokoban_interleave.py).
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
-box-to-goal matching bound (sokoban_assignment.py) and pruning of certain
+box-to-goal matching bound (sokoban_assignment.py), under moves the walking
+the boxes' way forces (sokoban_walk_bound.py), and pruning of certain
 deadlocks only (sokoban_deadlock.py, sokoban_probe.py). This module turns an
 engine position into the search's terms and the optimal push sequence back
 into engine moves: between pushes the player takes a shortest walk (ties by
