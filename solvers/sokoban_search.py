@@ -15,13 +15,14 @@ the room, may have a long way round). When a node is taken out of the queue
 the pair bound (sokoban_pairs.py) or, once the search is no longer small, the
 goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it.
-Under the moves metric so does the walk to its nearest push, once known (moves
+Under the moves metric f also counts the walking the boxes' way forces on the
+player (sokoban_walk_bound.py: back out for the next box), and a node taken
+out goes back in when the walk to its nearest push, once known, is more (moves
 spent before the next push whatever it is; mostly none, the player standing
-behind the box just pushed), or the walking the boxes' way forces on the player
-(sokoban_walk_bound.py: back out for the next box), whichever is more. The bound is admissible but not always
-consistent (those raise it on some nodes only), so a node whose cost improves
-is re-opened; a goal is accepted only when it leaves the queue, which makes
-it optimal. On a board with mirror symmetry (sokoban_symmetry.py) the table
+behind the box just pushed). The bound is admissible but not always consistent
+(those raise it on some nodes only), so a node whose cost improves is
+re-opened; a goal is accepted only when it leaves the queue, which makes it
+optimal. On a board with mirror symmetry (sokoban_symmetry.py) the table
 keeps one entry for all images of a position.
 
 Pruning never loses an optimal plan:
@@ -55,7 +56,6 @@ from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign, w
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_corrals import corral_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group, immovable, settle
-from fewest.solvers.sokoban_walk_bound import WalkBound
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, grown_in_halves, pull_table
@@ -63,6 +63,7 @@ from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_room import room_bounds_within
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
+from fewest.solvers.sokoban_walk_bound import WalkBound
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)

@@ -35,7 +35,7 @@ class WalkBound:
     """The walking a board's positions force, in O(1) per position once their sums are known."""
 
     def __init__(self, board: Board, live: int) -> None:
-        width = self.width = board.width
+        width = board.width
         floor, goals, steps = board.floor, board.goals, board.steps
         self.xs = [cell % width for cell in range(board.size)]
         self.ys = [cell // width for cell in range(board.size)]

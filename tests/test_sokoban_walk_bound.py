@@ -9,7 +9,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_walk_bound import WalkBound
 from fewest.solvers.sokoban_tables import build_tables
-from tests.sokoban_support import microban, positions, random_rooms
+from tests.sokoban_support import microban, positions, random_rooms, search_position
 
 
 def fewest_walks(lvl: S.Level, state: S.State) -> int | None:
@@ -39,11 +39,11 @@ def walk_bound(lvl: S.Level, state: S.State) -> int:
     """The bound on `state`, as the push search sees it (0 once solved)."""
     tables = build_tables(compile_board(lvl))
     board = tables.board
-    boxes = board.mask(state.boxes) & board.floor
+    boxes, player = search_position(board, state)
     if boxes == board.goals:
         return 0
     bound = WalkBound(board, tables.live)
-    return bound.walk(board.inside(state.player), bound.sums(list(cells_of(boxes)), 0))
+    return bound.walk(player, bound.sums(list(cells_of(boxes)), 0))
 
 
 def test_the_bound_never_exceeds_the_fewest_walking_steps_of_any_plan():
