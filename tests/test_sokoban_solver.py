@@ -370,6 +370,60 @@ def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric, monkeypatch
     assert proof_only.status is Status.BUDGET and not proof_only.moves
 
 
+def recorded_searches(monkeypatch) -> list:
+    """(metric, weight, pushes_only, the budget it had) of each push search the solver starts."""
+    calls = []
+    original = solver.push_search
+
+    def recorded(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+        calls.append((metric, weight, pushes_only, control.budget))
+        return original(tables, boxes, player, control, metric, weight, pushes_only)
+
+    monkeypatch.setattr(solver, "push_search", recorded)
+    return calls
+
+
+def test_when_the_weighted_search_runs_out_the_pushes_alone_still_offer_a_plan(monkeypatch):
+    # Microban #150, moves: the proof runs out, then the weighted search under moves (on half
+    # of what is left); the weighted search of the pushes alone, PI-corrals on, finds a plan.
+    calls = recorded_searches(monkeypatch)
+    lvl, row = microban(150)[149]
+    solution = solve(lvl, "moves", nodes=20_000)
+    searched = [call[:3] for call in calls]
+    weight = solver.BEST_EFFORT_WEIGHT
+    assert searched == [("moves", 1, False), ("moves", weight, False), ("pushes", weight, True)]
+    assert [call[3].nodes for call in calls] == [18_000, 19_000, 20_000]
+    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
+    moves = oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
+    assert solution.extra["pushes"] == S.tally(solution.moves).pushes >= int(row["min_pushes"])
+    assert solution.at_least <= moves
+
+
+def test_under_memory_alone_the_first_weighted_search_leaves_room_for_the_second(monkeypatch):
+    # The app's hints have a memory budget only: without a cap the first weighted search
+    # would take all of it (and all that time) before the second could start. Here every
+    # search but the last runs out of memory at once.
+    calls = []
+    search = solver.push_search
+
+    def out_of_memory(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+        calls.append((metric, weight, pushes_only, control.budget.memory_bytes))
+        if not (pushes_only and weight > 1):
+            raise solver.Stopped("memory")
+        return search(tables, boxes, player, control, metric, weight, pushes_only)
+
+    monkeypatch.setattr(solver, "push_search", out_of_memory)
+    lvl, _ = microban(150)[149]
+    solution = solve(lvl, "pushes", memory_bytes=40_000_000)
+    weight = solver.BEST_EFFORT_WEIGHT
+    assert calls == [  # the proof, the proof of the pushes alone, then the two weighted searches
+        ("pushes", 1, False, 40_000_000), ("pushes", 1, True, 40_000_000),
+        ("pushes", weight, False, 20_000_000), ("pushes", weight, True, 40_000_000),
+    ]
+    assert solution.status is Status.FOUND and solution.stats.reason == "memory"
+    oracle.replay_length(S, lvl, list(solution.moves))
+
+
 @pytest.mark.parametrize("best_effort", [True, False])
 def test_out_of_budget_the_pushes_alone_are_still_proven(best_effort):
     # When the proof of (pushes, moves) runs out, the rest of the budget proves the pushes
