@@ -317,7 +317,6 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
     proofs_end = 1 - BEST_EFFORT_SHARE
     tries = ((metric, False, proofs_end + BEST_EFFORT_SHARE / 2, BEST_EFFORT_FIRST_MEMORY), ("pushes", True, 1.0, 1.0))
-    found = None
     for searched, pushes_only, end, memory in tries:
         control.stored = 0  # the last search's table is gone: its size must not count against this one
         try:
