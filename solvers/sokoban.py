@@ -50,9 +50,7 @@ from fewest.solvers.sokoban_tables import Tables, build_tables
 METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
 BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
-# the memory the first weighted search (under the metric) may fill; under a memory budget
-# alone (the app's hints) it would otherwise run until all of it is gone, then the second
-BEST_EFFORT_FIRST_MEMORY = 0.5
+BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under the metric
 # Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
 # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
 # (pushes, moves) never got past 336 in 300 s. The first proof keeps 51 of 60 s (#144's
@@ -308,34 +306,76 @@ def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) ->
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
     """After the proof ran out of budget: some plan, from a weighted search, marked FOUND.
 
-    First under the metric itself (its plans are the better ones, when it finds any), on
-    half of what is left; then, if that ran out, the pushes alone with PI-corral pruning,
-    on the rest: walks cost nothing there and the corrals cut most positions, so it finds
-    a plan where the first does not (Grigr2001, the 25 levels whose moves proof ran out
-    in 10 s: 10 plans in 6 s each against 2)."""
+    Two weighted searches: under the metric itself (its plans are the better ones, when it
+    finds any) and over the pushes alone with PI-corral pruning, where walks cost nothing
+    and the corrals cut most positions, so it finds a plan where the first does not
+    (Grigr2001, the 25 levels whose moves proof ran out in 10 s: 10 plans in 6 s each
+    against 2). With a time budget and a spare core they run side by side, each on all of
+    what is left; otherwise one after the other, on half of it each."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
-    proofs_end = 1 - BEST_EFFORT_SHARE
-    tries = ((metric, False, proofs_end + BEST_EFFORT_SHARE / 2, BEST_EFFORT_FIRST_MEMORY), ("pushes", True, 1.0, 1.0))
-    for searched, pushes_only, end, memory in tries:
-        control.stored = 0  # the last search's table is gone: its size must not count against this one
-        try:
-            with control.share(end, memory=memory):
-                found = push_search(tables, boxes, player, control, searched, BEST_EFFORT_WEIGHT, pushes_only)
-        except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
-            if stop.reason == "cancelled":
-                return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
-            continue
-        if found is None:  # the weighted search went through every position: there is no plan
-            return Solution(Status.UNSOLVABLE, (), _stats(control))
-        break
-    else:
+    try:
+        if control.budget.seconds is not None and spare_core():
+            found = _weighted_beside(tables, boxes, player, control, metric)
+        else:
+            found = _weighted_in_turn(tables, boxes, player, control, metric)
+    except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
+        if stop.reason == "cancelled":
+            return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
         return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
+    if found is None:  # a weighted search went through every position: there is no plan
+        return Solution(Status.UNSOLVABLE, (), _stats(control))
     pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
     moves, tally = _plan(tables.board, boxes, player, pushes)
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
     )
+
+
+def _weighted(tables: Tables, boxes: int, player: int, control: Control, metric: str | None) -> tuple | None:
+    """The weighted search under `metric`, or over the pushes alone (PI-corrals) for None."""
+    control.stored = 0  # the last search's table is gone: its size must not count against this one
+    if metric is None:
+        return push_search(tables, boxes, player, control, "pushes", BEST_EFFORT_WEIGHT, pushes_only=True)
+    return push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
+
+
+def _weighted_in_turn(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple | None:
+    """Under the metric on half of what is left (and half the memory: under a memory budget
+    alone, the app's hints, it would otherwise fill all of it first), then the pushes alone
+    on the rest. Raises Stopped when both run out."""
+    try:
+        with control.share(1 - BEST_EFFORT_SHARE / 2, memory=BEST_EFFORT_FIRST_MEMORY):
+            return _weighted(tables, boxes, player, control, metric)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+    return _weighted(tables, boxes, player, control, None)
+
+
+def _weighted_beside(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple | None:
+    """The pushes alone in a child process, under the metric here, each on what time is
+    left and half the memory. This one's plan comes first; else the child's. Raises
+    Stopped when both run out (the child dead before a word: the pushes alone come here)."""
+    memory = control.budget.memory_bytes
+    half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
+    apart = SearchApart(lambda its: _weighted(tables, boxes, player, its, None), half)
+    apart.start(max(0.0, control.budget.seconds - control.seconds))
+    try:
+        try:
+            with control.share(1.0, memory=1 - BEST_EFFORT_FIRST_MEMORY):
+                return _weighted(tables, boxes, player, control, metric)
+        except Stopped as stop:
+            if stop.reason == "cancelled":
+                raise
+        _wait_for(apart, control.should_stop or (lambda: False), control)
+        if apart.solved:
+            return apart.answer
+        if apart.searched:  # (and ran out)
+            raise Stopped("time")
+    finally:
+        apart.close()
+    return _weighted(tables, boxes, player, control, None)
 
 
 def warm_up(level: Level) -> None:

@@ -4,6 +4,7 @@ matching bound, deadlock pruning, budgets and cancellation. Every plan is replay
 
 import gc
 import itertools
+import os
 import random
 from functools import partial
 
@@ -13,12 +14,14 @@ from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
+from fewest.solvers import sokoban_apart
 from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign, warm_assign
 from fewest.solvers.sokoban_bench import BenchRow, BenchSummary, format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
 from fewest.solvers.sokoban_deadlock import is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
+from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_tables import build_tables, side_row
 from tests import oracle
 from tests.sokoban_support import (
@@ -422,6 +425,32 @@ def test_under_memory_alone_the_first_weighted_search_leaves_room_for_the_second
     ]
     assert solution.status is Status.FOUND and solution.stats.reason == "memory"
     oracle.replay_length(S, lvl, list(solution.moves))
+
+
+@pytest.mark.parametrize("child_dies", [False, True])
+def test_with_a_time_budget_the_pushes_alone_are_searched_beside(child_dies, monkeypatch, tmp_path):
+    # With a spare core the weighted search of the pushes alone runs in a child process
+    # while the one under the metric runs here; a child that could not be forked leaves
+    # it to this process. Here the proof and the search under the metric run out at once.
+    if not spare_core():
+        pytest.skip("needs two cores")
+    search = solver.push_search
+
+    def only_the_pushes_alone(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+        if not (pushes_only and weight > 1):
+            raise solver.Stopped("time")
+        (tmp_path / "searched in").write_text(str(os.getpid()))
+        return search(tables, boxes, player, control, metric, weight, pushes_only)
+
+    monkeypatch.setattr(solver, "push_search", only_the_pushes_alone)
+    if child_dies:
+        monkeypatch.setattr(sokoban_apart, "start_child", lambda child: None)
+    lvl, row = microban(150)[149]
+    solution = solve(lvl, "moves", seconds=30)
+    assert solution.status is Status.FOUND and solution.stats.reason == "time"
+    oracle.replay_length(S, lvl, list(solution.moves))
+    assert S.tally(solution.moves).pushes >= int(row["min_pushes"])
+    assert (int((tmp_path / "searched in").read_text()) == os.getpid()) is child_dies
 
 
 @pytest.mark.parametrize("best_effort", [True, False])
