@@ -81,8 +81,9 @@ def solve(
     """A proven-optimal plan from `state` under `metric` ("moves" or "pushes").
 
     With `best_effort`, a tenth of the time and node budgets is kept back: when the
-    proof runs out, it goes to two weighted searches (_best_effort), and a plan found so comes back
-    as FOUND, not proven shortest (the stats keep the lower bound the proof reached).
+    proof runs out, it goes to two weighted searches (_best_effort), and a plan found
+    so comes back as FOUND, not proven shortest (the stats keep the lower bound the
+    proof reached).
     """
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
