@@ -333,12 +333,12 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     )
 
 
-def _weighted(tables: Tables, boxes: int, player: int, control: Control, metric: str | None) -> tuple | None:
-    """The weighted search under `metric`, or over the pushes alone (PI-corrals) for None."""
+def _weighted(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, pushes_only: bool = False
+) -> tuple | None:
+    """The weighted search under `metric` (with `pushes_only`: the pushes alone, PI-corrals on)."""
     control.stored = 0  # the last search's table is gone: its size must not count against this one
-    if metric is None:
-        return push_search(tables, boxes, player, control, "pushes", BEST_EFFORT_WEIGHT, pushes_only=True)
-    return push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT)
+    return push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
 
 
 def _weighted_in_turn(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple | None:
@@ -351,7 +351,7 @@ def _weighted_in_turn(tables: Tables, boxes: int, player: int, control: Control,
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
-    return _weighted(tables, boxes, player, control, None)
+    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
 
 
 def _weighted_beside(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple | None:
@@ -360,7 +360,7 @@ def _weighted_beside(tables: Tables, boxes: int, player: int, control: Control, 
     Stopped when both run out (the child dead before a word: the pushes alone come here)."""
     memory = control.budget.memory_bytes
     half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
-    apart = SearchApart(lambda its: _weighted(tables, boxes, player, its, None), half)
+    apart = SearchApart(lambda its: _weighted(tables, boxes, player, its, "pushes", pushes_only=True), half)
     apart.start(max(0.0, control.budget.seconds - control.seconds))
     try:
         try:
@@ -376,7 +376,7 @@ def _weighted_beside(tables: Tables, boxes: int, player: int, control: Control, 
             raise Stopped("time")
     finally:
         apart.close()
-    return _weighted(tables, boxes, player, control, None)
+    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
 
 
 def warm_up(level: Level) -> None:

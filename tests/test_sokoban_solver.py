@@ -373,13 +373,21 @@ def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric, monkeypatch
     assert proof_only.status is Status.BUDGET and not proof_only.moves
 
 
-def recorded_searches(monkeypatch) -> list:
-    """(metric, weight, pushes_only, the budget it had) of each push search the solver starts."""
+def recorded_searches(monkeypatch, stop: str | None = None, mark=None) -> list:
+    """(metric, weight, pushes_only, the budget it had) of each push search the solver starts.
+
+    With `stop`, every search but the weighted one of the pushes alone runs out at once for
+    that reason; with `mark` (a path), that one writes the id of the process it runs in."""
     calls = []
     original = solver.push_search
 
     def recorded(tables, boxes, player, control, metric, weight=1, pushes_only=False):
         calls.append((metric, weight, pushes_only, control.budget))
+        if not (pushes_only and weight > 1):
+            if stop is not None:
+                raise solver.Stopped(stop)
+        elif mark is not None:
+            mark.write_text(str(os.getpid()))
         return original(tables, boxes, player, control, metric, weight, pushes_only)
 
     monkeypatch.setattr(solver, "push_search", recorded)
@@ -406,20 +414,12 @@ def test_under_memory_alone_the_first_weighted_search_leaves_room_for_the_second
     # The app's hints have a memory budget only: without a cap the first weighted search
     # would take all of it (and all that time) before the second could start. Here every
     # search but the last runs out of memory at once.
-    calls = []
-    search = solver.push_search
-
-    def out_of_memory(tables, boxes, player, control, metric, weight=1, pushes_only=False):
-        calls.append((metric, weight, pushes_only, control.budget.memory_bytes))
-        if not (pushes_only and weight > 1):
-            raise solver.Stopped("memory")
-        return search(tables, boxes, player, control, metric, weight, pushes_only)
-
-    monkeypatch.setattr(solver, "push_search", out_of_memory)
+    calls = recorded_searches(monkeypatch, stop="memory")
     lvl, _ = microban(150)[149]
     solution = solve(lvl, "pushes", memory_bytes=40_000_000)
     weight = solver.BEST_EFFORT_WEIGHT
-    assert calls == [  # the proof, the proof of the pushes alone, then the two weighted searches
+    # the proof, the proof of the pushes alone, then the two weighted searches
+    assert [(*call[:3], call[3].memory_bytes) for call in calls] == [
         ("pushes", 1, False, 40_000_000), ("pushes", 1, True, 40_000_000),
         ("pushes", weight, False, 20_000_000), ("pushes", weight, True, 40_000_000),
     ]
@@ -434,15 +434,8 @@ def test_with_a_time_budget_the_pushes_alone_are_searched_beside(child_dies, mon
     # it to this process. Here the proof and the search under the metric run out at once.
     if not spare_core():
         pytest.skip("needs two cores")
-    search = solver.push_search
-
-    def only_the_pushes_alone(tables, boxes, player, control, metric, weight=1, pushes_only=False):
-        if not (pushes_only and weight > 1):
-            raise solver.Stopped("time")
-        (tmp_path / "searched in").write_text(str(os.getpid()))
-        return search(tables, boxes, player, control, metric, weight, pushes_only)
-
-    monkeypatch.setattr(solver, "push_search", only_the_pushes_alone)
+    mark = tmp_path / "searched in"
+    recorded_searches(monkeypatch, stop="time", mark=mark)
     if child_dies:
         monkeypatch.setattr(sokoban_apart, "start_child", lambda child: None)
     lvl, row = microban(150)[149]
@@ -450,7 +443,7 @@ def test_with_a_time_budget_the_pushes_alone_are_searched_beside(child_dies, mon
     assert solution.status is Status.FOUND and solution.stats.reason == "time"
     oracle.replay_length(S, lvl, list(solution.moves))
     assert S.tally(solution.moves).pushes >= int(row["min_pushes"])
-    assert (int((tmp_path / "searched in").read_text()) == os.getpid()) is child_dies
+    assert (int(mark.read_text()) == os.getpid()) is child_dies
 
 
 @pytest.mark.parametrize("best_effort", [True, False])
