@@ -11,10 +11,10 @@ from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
 from fewest.solvers.control import Progress
-from fewest.solvers.solution import Solution, Status
+from fewest.solvers.solution import Solution, Stats, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
-from fewest.tui.solver_worker import undos_out_of_deadlock
+from fewest.tui.solver_worker import PlanBook, undos_out_of_deadlock
 from fewest.tui.status_bar import short_count
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
@@ -268,3 +268,59 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
         await idle(pilot)
         message = str(screen.query_one("#message").render())  # (the solved card is on top)
         assert "Solved by the solver, by a plan not proven shortest" in message
+
+
+async def test_a_hint_out_of_time_says_so(tmp_path, monkeypatch):
+    def stopped(family, level, state=None, **options):
+        return Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=57)
+
+    monkeypatch.setattr(solver_worker.api, "solve", stopped)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await idle(pilot)
+        assert "No plan found: the search ran out of time (at least 57 moves from here)." in _message(app)
+
+
+async def test_following_a_plan_not_proven_shortest_needs_no_new_search(tmp_path, monkeypatch):
+    real = api.solve
+    calls = []
+
+    def unproven(family, level, state=None, **options):
+        calls.append(state)
+        solution = real(family, level, state, **options)
+        return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra, at_least=3)
+
+    monkeypatch.setattr(solver_worker.api, "solve", unproven)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h", "h", "h")  # how many, which move, then play it
+        await idle(pilot)
+        assert screen.game.counters.moves == 1
+        await pilot.press("h")
+        await idle(pilot)
+        assert "(not proven shortest; at least 2)" in _message(app)  # one move in: one less
+        assert len(calls) == 1
+        await pilot.press("u", "u")  # off the plan (back before its first move, then further)
+        await pilot.press("h")
+        await idle(pilot)
+        assert "(not proven shortest; at least 3)" in _message(app)  # the start: the book's again
+        assert len(calls) == 1
+
+
+def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
+    level = read_text("#####\n#@$.#\n#####\n", "corridor.xsb")[0].level
+    start = sokoban.initial_state(level)
+    right = sokoban.parse_move("R")
+    book = PlanBook(sokoban, level)
+    book.learn_found(start, (right,), at_least=1)
+    assert book.get(start) is None and start not in book  # (the meter and undo count want proofs)
+    found = book.known(start)
+    assert (found.plan, found.status, found.at_least) == ((right,), Status.FOUND, 1)
+    solved = sokoban.apply(level, start, right)
+    assert book.known(solved).plan == () and book.known(solved).at_least is None
+    book.learn(start, (right,))
+    assert book.known(start).status is Status.OPTIMAL and book.get(start) == (right,)
+    book.learn_found(start, (right,), at_least=1)  # a proof is never displaced
+    assert book.known(start).status is Status.OPTIMAL

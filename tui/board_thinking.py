@@ -96,9 +96,9 @@ class Thinking:
         if self.analysis is not None and self.analysis.state == state:
             self._answer(self.analysis)
             return
-        plan = self.book.get(state)
-        if plan is not None:
-            self._answer(Analysis(state, plan))
+        known = self.book.known(state)
+        if known is not None:
+            self._answer(known)
             return
         if self._busy_since is not None:
             return  # already thinking about this position; the answer will honour `_want`
@@ -164,9 +164,10 @@ class Thinking:
 
     def _dead_text(self, analysis: Analysis) -> str:
         if analysis.status in (Status.BUDGET, Status.CANCELLED):
+            short = "time" if analysis.reason == "time" else "room"
             if analysis.at_least is not None:  # what the proof got to is still worth knowing
-                return f"No plan found: the search ran out of room (at least {analysis.at_least} moves from here)."
-            return "No plan found: the search ran out of room."
+                return f"No plan found: the search ran out of {short} (at least {analysis.at_least} moves from here)."
+            return f"No plan found: the search ran out of {short}."
         back = analysis.undo_to_solvable
         if back:
             return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."

@@ -1,9 +1,10 @@
 """The thinking behind hints and solve, as plain functions run in a Textual thread worker.
 
 `analyse` answers "what is the shortest way on from this position?", and when there
-is none, "how many undos back to a position that can still be solved?". Proven plans
-are kept in a `PlanBook` (state -> optimal remaining plan); the tail of an optimal
-plan is optimal too, so following a hint costs no new search.
+is none, "how many undos back to a position that can still be solved?". Plans are kept
+in a `PlanBook` (state -> remaining plan); the tail of an optimal plan is optimal too,
+so following a hint costs no new search. So are plans not proven shortest, apart: a
+search that ran out once would run out again one move on.
 """
 
 from __future__ import annotations
@@ -15,22 +16,37 @@ from fewest.solvers import api
 from fewest.solvers.control import Budget, Progress
 from fewest.solvers.solution import Solution, Status
 
-# A hint may run as long as the player lets it (escape cancels), but never eats the machine.
-HINT_BUDGET = Budget(memory_bytes=1_500_000_000)
+# A hint gets the minute a proof is asked to take on the hardest real levels (Microban),
+# and never eats the machine; when the proof runs out, the last tenth of it finds a plan
+# not proven shortest (Sokoban), so a hint never keeps the player waiting for minutes.
+HINT_BUDGET = Budget(seconds=60.0, memory_bytes=1_500_000_000)
 METER_BUDGET = Budget(seconds=2.0, memory_bytes=500_000_000)
 PAR_BUDGET = Budget(seconds=3.0, memory_bytes=500_000_000)
 
 
 class PlanBook:
-    """Proven-optimal remaining plans by state, for one level."""
+    """Remaining plans by state, for one level: proven-optimal ones, and apart from them
+    plans not proven shortest with the lower bound the proof reached."""
 
     def __init__(self, rules: Any, level: Any) -> None:
         self.rules = rules
         self.level = level
         self._plans: dict[Any, tuple] = {}
+        self._found: dict[Any, tuple[tuple, int | None]] = {}  # state -> (plan, at least)
 
     def get(self, state: Any) -> tuple | None:
+        """The proven-optimal plan from `state`, if known."""
         return self._plans.get(state)
+
+    def known(self, state: Any) -> Analysis | None:
+        """What the book says about `state`: a proven plan, else one not proven shortest."""
+        plan = self._plans.get(state)
+        if plan is not None:
+            return Analysis(state, plan)
+        found = self._found.get(state)
+        if found is not None:
+            return Analysis(state, found[0], Status.FOUND, at_least=found[1])
+        return None
 
     def __contains__(self, state: Any) -> bool:
         return state in self._plans
@@ -42,6 +58,22 @@ class PlanBook:
             if state in self._plans and len(self._plans[state]) <= len(moves) - i:
                 break  # already known from here on
             self._plans[state] = moves[i:]
+            self._found.pop(state, None)
+            if i < len(moves):
+                state = self.rules.apply(self.level, state, moves[i])
+
+    def learn_found(self, state: Any, moves: Sequence[Any], at_least: int | None) -> None:
+        """Store a plan not proven shortest and every tail of it. A move takes at most one
+        off the fewest moves left, so each tail keeps the lower bound less its moves in."""
+        moves = tuple(moves)
+        for i in range(len(moves) + 1):
+            if state in self._plans:
+                break  # proven from here on
+            held = self._found.get(state)
+            if held is not None and len(held[0]) <= len(moves) - i:
+                break
+            least = None if at_least is None or at_least - i <= 0 else at_least - i
+            self._found[state] = (moves[i:], least)
             if i < len(moves):
                 state = self.rules.apply(self.level, state, moves[i])
 
@@ -51,11 +83,12 @@ class Analysis:
     """What the hint line needs about one position."""
 
     state: Any
-    plan: tuple | None = None  # a proven-optimal plan from `state`, when one exists
+    plan: tuple | None = None  # a plan from `state`, when one is known (proven optimal when OPTIMAL)
     status: Status = Status.OPTIMAL
     dead: bool = False  # no plan exists from here (proven, or a known deadlock)
     undo_to_solvable: int | None = None  # undos back to the latest solvable position
     at_least: int | None = None  # no proven plan: no plan from here has fewer moves (proven)
+    reason: str | None = None  # why the search stopped short ("time", "memory", ...)
 
 
 def _is_dead(family: str, level: Any, state: Any) -> bool:
@@ -78,9 +111,9 @@ def analyse(
     budget: Budget = HINT_BUDGET,
 ) -> Analysis:
     """The shortest remaining plan from `state`; `history` holds the earlier positions, oldest first."""
-    known = book.get(state)
+    known = book.known(state)
     if known is not None:
-        return Analysis(state, known)
+        return known
     if _is_dead(family, level, state):
         solution: Solution | None = None
     else:
@@ -91,7 +124,9 @@ def analyse(
             return Analysis(state, tuple(solution.moves))
         if solution.status is not Status.UNSOLVABLE:
             plan = tuple(solution.moves) if solution.solved else None
-            return Analysis(state, plan, solution.status, at_least=solution.at_least)
+            if plan is not None:
+                book.learn_found(state, plan, solution.at_least)
+            return Analysis(state, plan, solution.status, at_least=solution.at_least, reason=solution.stats.reason)
     back = undo_distance(family, level, history, book, should_stop, on_progress, budget)
     return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back)
 
