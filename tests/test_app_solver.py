@@ -135,6 +135,29 @@ async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
         assert screen.board.hint_move is None and screen.game.counters.moves == 2
 
 
+@pytest.mark.parametrize("earlier", [Status.FOUND, Status.BUDGET])
+async def test_undos_out_of_a_dead_position_count_a_plan_not_proven_and_never_guess(tmp_path, monkeypatch, earlier):
+    real = api.solve
+
+    def solve(family, level, state=None, **options):
+        if earlier is Status.BUDGET:
+            return Solution(Status.BUDGET, stats=Stats(reason="time"))
+        solution = real(family, level, state, **options)
+        return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra)
+
+    monkeypatch.setattr(solver_worker.api, "solve", solve)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("up")  # pushes a box against the top wall: no goal there
+        await pilot.press("h")
+        await idle(pilot)
+        if earlier is Status.FOUND:  # a plan from the start, proven shortest or not: it can be solved
+            assert "undo 1 move" in _message(app)
+        else:  # no word on the start: no claim that the level has no solution
+            assert "ran out before it found how many undos lead back" in _message(app)
+            assert "no solution" not in _message(app)
+
+
 async def test_a_push_into_a_deadlock_is_flagged_at_once_with_the_undos_back(tmp_path):
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:

@@ -171,6 +171,8 @@ class Thinking:
         back = analysis.undo_to_solvable
         if back:
             return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."
+        if not analysis.undo_told:
+            return "Can't be solved from here; the search ran out before it found how many undos lead back."
         return "Can't be solved from here, nor from any earlier position: this level has no solution."
 
     def _play_plan(self, plan: list[Any], proven: bool) -> None:

@@ -87,6 +87,7 @@ class Analysis:
     status: Status = Status.OPTIMAL
     dead: bool = False  # no plan exists from here (proven, or a known deadlock)
     undo_to_solvable: int | None = None  # undos back to the latest solvable position
+    undo_told: bool = True  # False: a search ran out before it could tell undo_to_solvable
     at_least: int | None = None  # no proven plan: no plan from here has fewer moves (proven)
     reason: str | None = None  # why the search stopped short ("time", "memory", ...)
 
@@ -127,8 +128,8 @@ def analyse(
             if plan is not None:
                 book.learn_found(state, plan, solution.at_least)
             return Analysis(state, plan, solution.status, at_least=solution.at_least, reason=solution.stats.reason)
-    back = undo_distance(family, level, history, book, should_stop, on_progress, budget)
-    return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back)
+    back, told = undo_distance(family, level, history, book, should_stop, on_progress, budget)
+    return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told)
 
 
 def undos_out_of_deadlock(
@@ -168,21 +169,25 @@ def undo_distance(
     should_stop: Callable[[], bool],
     on_progress: Callable[[Progress], None] | None,
     budget: Budget,
-) -> int | None:
-    """Undos back to the latest solvable earlier position (None: none is, or we could not tell)."""
+) -> tuple[int | None, bool]:
+    """(Undos back to the latest solvable earlier position, None when none is; told),
+    told False when a search ran out or was cancelled before it could say."""
     for back, state in enumerate(reversed(history), 1):
-        if state in book:
-            return back
+        if book.known(state) is not None:
+            return back, True
         if _is_dead(family, level, state):
             continue
         solution = api.solve(family, level, state, budget=budget,
                              should_stop=should_stop, on_progress=on_progress)
         if solution.status is Status.OPTIMAL:
             book.learn(state, solution.moves)
-            return back
+            return back, True
+        if solution.solved:  # a plan not proven shortest still shows a way out from there
+            book.learn_found(state, solution.moves, solution.at_least)
+            return back, True
         if solution.status is not Status.UNSOLVABLE:
-            return None  # cancelled or out of budget: we can't say
-    return None
+            return None, False
+    return None, True
 
 
 def distance(family: str, level: Any, state: Any, book: PlanBook,
