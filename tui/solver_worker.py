@@ -50,9 +50,6 @@ class PlanBook:
             return Analysis(state, found[0], Status.FOUND, at_least=found[1])
         return None
 
-    def __contains__(self, state: Any) -> bool:
-        return state in self._plans
-
     def learn(self, state: Any, moves: Sequence[Any]) -> None:
         """Store an optimal plan and every tail of it (states along the way)."""
         moves = tuple(moves)
