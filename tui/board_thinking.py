@@ -2,7 +2,8 @@
 
 Searches run in thread workers that poll their own cancellation (`should_stop`), so the
 screen keeps answering keys while a solver works; results come back as worker events.
-Proven plans go into the screen's PlanBook, so following a hint never searches again.
+Plans go into the screen's PlanBook (proven ones, and apart those not proven shortest),
+so following a hint never searches again.
 A mixin of BoardScreen: it uses the screen's game, entry, book, store, board and `say`.
 """
 
