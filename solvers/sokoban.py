@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from functools import partial
 from typing import Callable
 
 from fewest.engine import sokoban as rules
@@ -99,7 +100,7 @@ def solve(
     if metric == "pushes" and beside:
         memory = control.budget.memory_bytes
         alone = SearchApart(
-            lambda its: _fewest_pushes(tables, boxes, player, its),
+            partial(_fewest_pushes, tables, boxes, player),
             None if memory is None else int(memory * ALONE_MEMORY_SHARE),
         )
     try:
@@ -163,7 +164,7 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
     are proven by then, and a fork costs some milliseconds."""
     memory = control.budget.memory_bytes
     apart = SearchApart(
-        lambda its: meet_search(tables, boxes, player, its), None if memory is None else int(memory * MEET_MEMORY_SHARE)
+        partial(meet_search, tables, boxes, player), None if memory is None else int(memory * MEET_MEMORY_SHARE)
     )
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
@@ -360,7 +361,7 @@ def _weighted_beside(tables: Tables, boxes: int, player: int, control: Control, 
     Stopped when both run out (the child dead before a word: the pushes alone come here)."""
     memory = control.budget.memory_bytes
     half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
-    apart = SearchApart(lambda its: _weighted(tables, boxes, player, its, "pushes", pushes_only=True), half)
+    apart = SearchApart(partial(_weighted, tables, boxes, player, metric="pushes", pushes_only=True), half)
     apart.start(max(0.0, control.budget.seconds - control.seconds))
     try:
         try:

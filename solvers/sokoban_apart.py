@@ -7,22 +7,22 @@ under pushes, the proof of the pushes alone (PI corrals) gets a plan with
 its pushes proven fewest where the proof of (pushes, moves) runs out. One
 after the other, each gets only part of the time; on a machine with a spare
 core each can have more. A forked child runs the other search on its share
-of the memory while this process runs the push search. Forking is done only
-from the main thread (see sokoban_pulls_apart.py); the child stops by itself
+of the memory while this process runs the push search. Away from the main
+thread the child comes from a server process (`process_context` in
+sokoban_pulls_apart.py), so the search must pickle; the child stops by itself
 when its time is spent, should this process die without closing it.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import time
 from typing import Any, Callable
 
 from fewest.solvers.control import Budget, Control, Stopped
-from fewest.solvers.sokoban_pulls_apart import end_child, start_child
+from fewest.solvers.sokoban_pulls_apart import end_child, process_context, start_child
 
-Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out
+Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
 
 
 class SearchApart:
@@ -47,7 +47,7 @@ class SearchApart:
     def start(self, seconds: float, after: float = 0.0) -> None:
         """Fork the child: it waits `after` seconds (or until `wake`), then searches until
         `seconds` from now (it stops by itself then)."""
-        context = multiprocessing.get_context("fork")
+        context = process_context()
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
         ends = time.perf_counter() + seconds  # (the same clock in the child)

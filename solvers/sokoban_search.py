@@ -281,7 +281,7 @@ def _search(
             if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
                 if apart:
-                    helpers.append(PullsApart(growing, half, most, left0))
+                    helpers.append(PullsApart(growing, half, most, left0, start >> shift))
                     control.helpers += 1
                     apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)

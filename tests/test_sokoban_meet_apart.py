@@ -3,7 +3,9 @@ search. The first proof wins (plans replayed, counts as Microban's table), the o
 search is stopped; both running out keep the higher bound; a cancel and a proof that
 there is no plan come through."""
 
+import io
 import multiprocessing
+import sys
 import threading
 import time
 
@@ -124,6 +126,57 @@ def test_a_cancel_stops_both(monkeypatch):
     solution = run(microban(66)[65][0], should_stop=cancel.is_set)
     assert solution.status is Status.CANCELLED and time.monotonic() - started < 2
     assert not multiprocessing.active_children()
+
+
+def in_a_thread(work):
+    """work(), run in a worker thread as the app's hints are: its result."""
+    out = []
+    thread = threading.Thread(target=lambda: out.append(work()))
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+def test_off_the_main_thread_the_child_comes_from_a_server_process(monkeypatch, spy):
+    # (a fork there could leave a lock of another thread's held for ever in the child)
+    stops: list = []
+    monkeypatch.setattr(solver, "push_search", endless_push_search(stops))
+    lvl, row = microban(66)[65]
+    solution = in_a_thread(lambda: run(lvl))
+    assert solution.status is Status.OPTIMAL and [reason for reason, _ in stops] == ["cancelled"]
+    assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert [type(child._child).__name__ for child in spy] == ["ForkServerProcess"]
+
+
+class CapturedStderr(io.StringIO):
+    """sys.stderr as a Textual app has it: its fileno() is -1."""
+
+    def fileno(self) -> int:
+        return -1
+
+
+def test_in_the_app_the_server_process_starts_though_stderr_is_captured(monkeypatch, spy):
+    from multiprocessing import forkserver, resource_tracker
+
+    forkserver._forkserver._stop()  # (started afresh, as in a new app; private, but the only way)
+    resource_tracker._resource_tracker._stop()
+    monkeypatch.setattr(sys, "stderr", CapturedStderr())
+    monkeypatch.setattr(solver, "push_search", endless_push_search([]))
+    lvl, row = microban(66)[65]
+    solution = in_a_thread(lambda: run(lvl))
+    assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
+    assert [type(child._child).__name__ for child in spy] == ["ForkServerProcess"]
+
+
+def test_off_the_main_thread_a_cancel_stops_both(monkeypatch, spy):
+    monkeypatch.setattr(solver, "meet_search", endless_meet_search)  # (pickled over by name)
+    monkeypatch.setattr(solver, "push_search", endless_push_search([]))
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()  # (the server process may take a while to start)
+    started = time.monotonic()
+    solution = in_a_thread(lambda: run(microban(66)[65][0], should_stop=cancel.is_set))
+    assert solution.status is Status.CANCELLED and time.monotonic() - started < 3
+    assert spy[0].started and not multiprocessing.active_children()
 
 
 def test_the_child_s_proof_that_there_is_no_plan(monkeypatch):

@@ -329,7 +329,7 @@ def test_grown_apart_it_is_sent_a_layer_at_a_time_then_whole_and_grows_no_furthe
     lvl = microban(20)[19][0]
     board = compile_board(lvl)
     start = board.mask(lvl.boxes) & board.floor
-    apart = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0)
+    apart = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0, start)
     messages = [apart._receiver.recv()]  # (each as it was sent: `take` keeps the newest)
     while not messages[-1][1]:
         messages.append(apart._receiver.recv())
@@ -344,12 +344,12 @@ def test_grown_apart_it_is_sent_a_layer_at_a_time_then_whole_and_grows_no_furthe
     for table in sent:
         with pytest.raises(ValueError):
             table.grow(Control(), None, 10)
-    again, taken = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0), []
+    again, taken = PullsApart(KINDS[kind](board, start), 30.0, 10**9, 0, start), []
     while not again.finished:  # each take: the newest sent by then
         taken.append(again.take())
     assert [table.radius for table in taken] == sorted({table.radius for table in taken})
     assert taken[-1].complete and same_table(taken[-1], sent[-1])
-    assert PullsApart(KINDS[kind](board, start), 30.0, 10**9, 10**6).take() is None  # never past that matching
+    assert PullsApart(KINDS[kind](board, start), 30.0, 10**9, 10**6, start).take() is None  # never past that matching
 
 
 class ScriptedPipe:
@@ -420,12 +420,33 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
         assert (counted >= sokoban_search.PULLS_MEMORY * memory * 0.9) is helper
 
 
-def test_no_child_process_from_a_thread():
-    found = []
-    worker = threading.Thread(target=lambda: found.append(spare_core()))
+def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
+    """In a worker thread (the app's hints) the child comes from a server process and makes
+    its own table from the board and the start (a table pickles without what it grows
+    from): the counts are the same, and tables it sent are used."""
+    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    wait_for_the_child(monkeypatch, True)
+    made, taken = [], []
+    real_init, real_take = PullsApart.__init__, PullsApart.take
+
+    def init(self, *args):
+        real_init(self, *args)
+        made.append(type(self._child).__name__)
+
+    monkeypatch.setattr(PullsApart, "__init__", init)
+    monkeypatch.setattr(PullsApart, "take", lambda self: taken.append(real_take(self)) or taken[-1])
+    counts = []
+
+    def work():
+        for lvl, row in microban(40)[30:]:
+            counts.append((checked(lvl, solve(lvl, "pushes", seconds=60.0))[1], int(row["min_pushes"])))
+
+    worker = threading.Thread(target=work)
     worker.start()
     worker.join()
-    assert found == [False]
+    assert len(counts) == 10 and all(got == want for got, want in counts)
+    assert made and set(made) == {"ForkServerProcess"}
+    assert any(table is not None and len(table) > 1 for table in taken)
 
 
 @pytest.mark.parametrize("kind", KINDS)
