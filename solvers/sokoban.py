@@ -322,9 +322,8 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
         else:
             found = _weighted_in_turn(tables, boxes, player, control, metric)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
-        if stop.reason == "cancelled":
-            return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
-        return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
+        why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
+        return Solution(stopped_status(why), (), _stats(control, why), at_least=_at_least(control))
     if found is None:  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
