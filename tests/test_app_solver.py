@@ -250,8 +250,9 @@ async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
         assert game.counters.moves == played - 1
 
 
-async def test_a_hint_out_of_room_says_what_the_proof_reached(tmp_path, monkeypatch):
-    answers = [Solution(Status.BUDGET, at_least=57)]
+@pytest.mark.parametrize("reason, short", [(None, "room"), ("time", "time")])
+async def test_a_hint_out_of_budget_says_what_the_proof_reached(tmp_path, monkeypatch, reason, short):
+    answers = [Solution(Status.BUDGET, stats=Stats(reason=reason), at_least=57)]
 
     def stopped(family, level, state=None, **options):
         return answers[0]
@@ -261,12 +262,12 @@ async def test_a_hint_out_of_room_says_what_the_proof_reached(tmp_path, monkeypa
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         await idle(pilot)
-        assert "ran out of room (at least 57 moves from here)" in _message(app)
-        answers[0] = Solution(Status.BUDGET)  # nothing proven: nothing claimed
+        assert f"No plan found: the search ran out of {short} (at least 57 moves from here)." in _message(app)
+        answers[0] = Solution(Status.BUDGET, stats=Stats(reason=reason))  # nothing proven: nothing claimed
         await pilot.press("right")
         await pilot.press("h")
         await idle(pilot)
-        assert _message(app).startswith("No plan found: the search ran out of room.")
+        assert _message(app).startswith(f"No plan found: the search ran out of {short}.")
         assert "at least" not in _message(app)
 
 
@@ -291,18 +292,6 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
         await idle(pilot)
         message = str(screen.query_one("#message").render())  # (the solved card is on top)
         assert "Solved by the solver, by a plan not proven shortest" in message
-
-
-async def test_a_hint_out_of_time_says_so(tmp_path, monkeypatch):
-    def stopped(family, level, state=None, **options):
-        return Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=57)
-
-    monkeypatch.setattr(solver_worker.api, "solve", stopped)
-    app = make_app(tmp_path, "sokoban")
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("h")
-        await idle(pilot)
-        assert "No plan found: the search ran out of time (at least 57 moves from here)." in _message(app)
 
 
 async def test_following_a_plan_not_proven_shortest_needs_no_new_search(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ search that ran out once would run out again one move on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from fewest.solvers import api
 from fewest.solvers.control import Budget, Progress
@@ -51,22 +51,27 @@ class PlanBook:
             return Analysis(state, found[0], Status.FOUND, at_least=found[1])
         return None
 
+    def record(self, state: Any, solution: Solution) -> None:
+        """Keep the plan a search found from `state`, proven optimal or not (none: nothing)."""
+        if solution.status is Status.OPTIMAL:
+            self.learn(state, solution.moves)
+        elif solution.solved:
+            self.learn_found(state, solution.moves, solution.at_least)
+
     def learn(self, state: Any, moves: Sequence[Any]) -> None:
         """Store an optimal plan and every tail of it (states along the way)."""
         moves = tuple(moves)
-        for i in range(len(moves) + 1):
+        for i, state in self._tails(state, moves):
             if state in self._plans and len(self._plans[state]) <= len(moves) - i:
                 break  # already known from here on
             self._plans[state] = moves[i:]
             self._found.pop(state, None)
-            if i < len(moves):
-                state = self.rules.apply(self.level, state, moves[i])
 
     def learn_found(self, state: Any, moves: Sequence[Any], at_least: int | None) -> None:
         """Store a plan not proven shortest and every tail of it. A move takes at most one
         off the fewest moves left, so each tail keeps the lower bound less its moves in."""
         moves = tuple(moves)
-        for i in range(len(moves) + 1):
+        for i, state in self._tails(state, moves):
             if state in self._plans:
                 break  # proven from here on
             held = self._found.get(state)
@@ -74,6 +79,12 @@ class PlanBook:
                 break
             least = None if at_least is None or at_least - i <= 0 else at_least - i
             self._found[state] = (moves[i:], least)
+
+    def _tails(self, state: Any, moves: tuple) -> Iterator[tuple[int, Any]]:
+        """(i, the state after the first i moves), for i = 0 .. len(moves); the next state
+        is made only when asked for."""
+        for i in range(len(moves) + 1):
+            yield i, state
             if i < len(moves):
                 state = self.rules.apply(self.level, state, moves[i])
 
@@ -120,13 +131,11 @@ def analyse(
     else:
         solution = api.solve(family, level, state, budget=budget,
                              should_stop=should_stop, on_progress=on_progress)
+        book.record(state, solution)
         if solution.status is Status.OPTIMAL:
-            book.learn(state, solution.moves)
             return Analysis(state, tuple(solution.moves))
         if solution.status is not Status.UNSOLVABLE:
             plan = tuple(solution.moves) if solution.solved else None
-            if plan is not None:
-                book.learn_found(state, plan, solution.at_least)
             return Analysis(state, plan, solution.status, at_least=solution.at_least, reason=solution.stats.reason)
     back, told = undo_distance(family, level, history, book, should_stop, on_progress, budget)
     return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told)
@@ -179,11 +188,8 @@ def undo_distance(
             continue
         solution = api.solve(family, level, state, budget=budget,
                              should_stop=should_stop, on_progress=on_progress)
-        if solution.status is Status.OPTIMAL:
-            book.learn(state, solution.moves)
-            return back, True
-        if solution.solved:  # a plan not proven shortest still shows a way out from there
-            book.learn_found(state, solution.moves, solution.at_least)
+        book.record(state, solution)
+        if solution.solved:  # (a plan not proven shortest still shows a way out from there)
             return back, True
         if solution.status is not Status.UNSOLVABLE:
             return None, False
