@@ -12,8 +12,9 @@ the pushes alone (PI-corral pruning, sokoban_corrals.py) gives a plan marked
 FOUND with its pushes proven fewest. With a time budget and a spare core it
 runs in a child process beside the first proof, from the time the pull table's
 child is done; otherwise it gets the rest of the budget. A FOUND plan (that
-one, or the weighted searches') has its pushes reordered between boxes for the
-fewest moves that order allows (sokoban_interleave.py).
+one, or the weighted searches', or on a goal-room level the packing search's,
+sokoban_packing.py) has its pushes reordered between boxes for the fewest
+moves that order allows (sokoban_interleave.py).
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
@@ -42,6 +43,7 @@ from fewest.solvers.sokoban_apart import SearchApart
 from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
+from fewest.solvers.sokoban_packing import packed_search, packing_orders
 from fewest.solvers.sokoban_pairs import pair_bound
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_room import room_bounds
@@ -52,6 +54,7 @@ METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
 BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under the metric
+PACKING_SHARE = 0.4  # of the best effort's time and nodes, at most, for the packing search on a goal-room level
 # Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
 # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
 # (pushes, moves) never got past 336 in 300 s. The first proof keeps 51 of 60 s (#144's
@@ -306,31 +309,65 @@ def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) ->
 
 
 def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
-    """After the proof ran out of budget: some plan, from a weighted search, marked FOUND.
+    """After the proof ran out of budget: some plan, marked FOUND.
 
     Two weighted searches: under the metric itself (its plans are the better ones, when it
     finds any) and over the pushes alone with PI-corral pruning, where walks cost nothing
     and the corrals cut most positions, so it finds a plan where the first does not
     (Grigr2001, the 25 levels whose moves proof ran out in 10 s: 10 plans in 6 s each
     against 2). With a time budget and a spare core they run side by side, each on all of
-    what is left; otherwise one after the other, on half of it each."""
+    what is left; otherwise one after the other, on half of it each.
+    On a level with a goal room, the packing search (sokoban_packing.py) goes first, on
+    PACKING_SHARE of what is left at most: weighted A* fills such a room from the door and
+    walls it up (XSokoban #4, #6 and #51: no plan in 6 s; packed, in 0.4 s, 3.6 s and
+    0.04 s). Of the plans found, the one with the fewest moves (pushes first under the
+    pushes metric) is kept."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
+    plans = []
+    weighted_from = 1 - BEST_EFFORT_SHARE  # (of the budgets)
+    orders = packing_orders(tables.board, boxes, player)
     try:
+        if orders:
+            weighted_from = 1 - BEST_EFFORT_SHARE * (1 - PACKING_SHARE)
+            plans.append(_packed(tables, boxes, player, control, orders, weighted_from))
         if control.budget.seconds is not None and spare_core():
             found = _weighted_beside(tables, boxes, player, control, metric)
         else:
-            found = _weighted_in_turn(tables, boxes, player, control, metric)
+            found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
-        return Solution(stopped_status(why), (), _stats(control, why), at_least=_at_least(control))
-    if found is None:  # a weighted search went through every position: there is no plan
+        if why == "cancelled" or not any(plans):
+            return Solution(stopped_status(why), (), _stats(control, why), at_least=_at_least(control))
+        found = None
+    if found is None and not any(plans):  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    pushes = shortest_interleaving(tables.board, boxes, player, found[0], control)
-    moves, tally = _plan(tables.board, boxes, player, pushes)
+    plans.append(None if found is None else found[0])
+    played = []
+    for plan in filter(None, plans):
+        pushes = shortest_interleaving(tables.board, boxes, player, plan, control)
+        played.append(_plan(tables.board, boxes, player, pushes))
+    first = "pushes" if metric == "pushes" else "moves"
+    moves, tally = min(played, key=lambda one: (getattr(one[1], first), one[1].moves, one[1].pushes))
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
     )
+
+
+def _packed(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict, until: float
+) -> list | None:
+    """The packing search's plan, on the time and node budgets up to `until` and on
+    PACKING_SHARE of the memory (with a memory budget alone it would otherwise search
+    until all of it is full; None: it found none). Raises Stopped only on a cancel."""
+    control.stored = 0  # the proof's table is gone
+    try:
+        with control.share(until, memory=PACKING_SHARE):
+            return packed_search(tables, boxes, player, control, orders)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        return None
 
 
 def _weighted(
@@ -341,12 +378,14 @@ def _weighted(
     return push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
 
 
-def _weighted_in_turn(tables: Tables, boxes: int, player: int, control: Control, metric: str) -> tuple | None:
-    """Under the metric on half of what is left (and half the memory: under a memory budget
-    alone, the app's hints, it would otherwise fill all of it first), then the pushes alone
-    on the rest. Raises Stopped when both run out."""
+def _weighted_in_turn(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, start: float
+) -> tuple | None:
+    """Under the metric on half of what is left after `start` (of the budgets; and half the
+    memory: under a memory budget alone, the app's hints, it would otherwise fill all of it
+    first), then the pushes alone on the rest. Raises Stopped when both run out."""
     try:
-        with control.share(1 - BEST_EFFORT_SHARE / 2, memory=BEST_EFFORT_FIRST_MEMORY):
+        with control.share((1 + start) / 2, memory=BEST_EFFORT_FIRST_MEMORY):
             return _weighted(tables, boxes, player, control, metric)
     except Stopped as stop:
         if stop.reason == "cancelled":

@@ -1,0 +1,255 @@
+"""A plan for goal-room levels: goals filled in a packing order, boxes sent in whole.
+
+On a level whose goals lie together in a room (XSokoban #4, #5, #6, #8, #9, #10),
+a search guided by box-to-goal distances fills the goals nearest the door first
+and walls the rest in: weighted A* found no plan on those six in 15 s. Players
+and solvers such as Festival fill such a room from the far end. This search
+does the same, with no claim to be short:
+
+- Each goal area (goals joined side by side, at least ROOM_GOALS of them) gets a
+  packing order, found backwards: from the area full, a box is pulled out to
+  the area's edge while the others stay, the nearest first; the last one out
+  is the first one in.
+- A push that brings a box onto such an area's goal goes on, as one macro, to
+  the next goal of the order that is still empty (the shortest push path of
+  that box alone, the other boxes in place), or is not made. Boxes on the
+  area's goals never move again.
+- Greedy best-first search over (boxes, player's region): the position whose
+  loose boxes match the empty goals for the fewest pushes first (push distances
+  with the packed boxes as walls; ties first in, first out), pruning dead
+  squares, boxes frozen or never to move off goals, and, at a PI-corral, every
+  push but those into it (sokoban_corrals.py; here only to cut positions).
+
+Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area): plans
+for #1, #3, #4, #6, #7, #17, #51, #78 and #83, where the weighted searches (6 s)
+find #1, #2, #3, #7, #17, #38, #78, #79 and #83: three more levels with a plan.
+Ties taken last in, first out gave #2, #60 and #79 and lost #4, #6, #51 and #83:
+a greedy search's luck, so no more is claimed of it.
+
+The plan is any plan: the caller marks it not proven shortest.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from fewest.solvers.control import Control
+from fewest.solvers.sokoban_assignment import min_cost
+from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
+from fewest.solvers.sokoban_corrals import corral_pushes
+from fewest.solvers.sokoban_deadlock import frozen_group, immovable
+from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
+
+Push = tuple[int, int]  # (box cell before the push, direction index)
+ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
+ENTRY_BYTES = 400  # a position kept: its key, its parent's and its pushes, and its queue entry
+
+
+def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
+    """{goal cell: the area's goals in filling order} for each goal area that has one
+    (an area with a box on it at the start, or whose boxes cannot all be pulled out, has
+    none: its goals are filled as any others)."""
+    orders: dict[int, tuple[int, ...]] = {}
+    for area in _goal_areas(board):
+        if area & boxes or (area >> player) & 1:
+            continue
+        order = _fill_order(board, area, player)
+        if order is not None:
+            for goal in order:
+                orders[goal] = order
+    return orders
+
+
+def packed_search(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None
+) -> list[Push] | None:
+    """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
+    them), or None when the greedy search went through every position it allows. Raises
+    Stopped as any search."""
+    board = tables.board
+    floor, steps, goals = board.floor, board.steps, board.goals
+    if orders is None:
+        orders = packing_orders(board, boxes, player)
+    packed_goals = 0  # goals of ordered areas: a box there is in place for good
+    for goal in orders:
+        packed_goals |= 1 << goal
+    shift = board.size.bit_length()
+    walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
+
+    def walls_of(packed: int) -> Tables:
+        walls = walled.get(packed)
+        if walls is None:
+            walls = walled[packed] = with_walls(tables, packed)
+        return walls
+
+    def region_key(boxes: int, player: int) -> int:
+        region = board.reach(player, floor & ~boxes)
+        return (boxes << shift) | ((region & -region).bit_length() - 1)
+
+    def distance(boxes: int) -> int:
+        """The boxes not yet packed, matched to the goals not yet packed (push distances
+        with the packed boxes as walls)."""
+        packed = boxes & packed_goals
+        rows = walls_of(packed).rows
+        return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
+
+    start = region_key(boxes, player)
+    came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
+    queue = [(distance(boxes), 0, start, boxes, player)]
+    count = 0
+    control.bytes_per_entry = ENTRY_BYTES
+    while queue:
+        _, _, key, boxes, player = heapq.heappop(queue)
+        control.tick()
+        if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
+            control.stored = len(came)
+            control.check()
+        if boxes & goals == goals:
+            return _chain(came, key)
+        free = floor & ~boxes
+        seen = board.reach(player, free)
+        stuck = boxes & packed_goals
+        walls = walls_of(stuck)
+        live = walls.live
+        loose = boxes & ~stuck
+        candidates, movable, _ = open_pushes(steps, loose, seen, live & free)
+        idle = loose & ~movable
+        if idle and immovable(board, player, boxes, idle, movable, live) & ~goals:
+            continue  # a box off its goal that can never move
+        inward = corral_pushes(board, boxes, seen, live, stuck)
+        if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
+            candidates = inward
+        for d, step, movable in candidates:
+            for cell in cells_of(movable):
+                target = cell + step
+                moved = boxes ^ (1 << cell) ^ (1 << target)
+                pushes = [(cell, d)]
+                at = cell  # where the player stands after the pushes
+                order = orders.get(target)
+                if order is not None:
+                    goal = next(goal for goal in order if not (moved >> goal) & 1 or goal == target)
+                    if goal != target:
+                        more = _lone_pushes(board, walls, moved & ~(1 << target), target, cell, goal)
+                        if more is None:
+                            continue
+                        pushes += more
+                        moved ^= (1 << target) | (1 << goal)
+                        at = more[-1][0]
+                elif frozen_group(walls, moved & ~stuck, target) & ~goals:
+                    continue  # frozen off its goal for ever
+                child = region_key(moved, at)
+                if child in came:
+                    continue
+                left = distance(moved)
+                if left >= UNREACHABLE:
+                    continue
+                came[child] = (key, pushes)
+                count += 1
+                # greedy: the least matching first; ties first in, first out (the count
+                # also keeps two entries from ever comparing their boxes)
+                heapq.heappush(queue, (left, count, child, moved, at))
+    return None
+
+
+def _chain(came: dict, key: int) -> list[Push]:
+    links = []
+    while key is not None:
+        parent, pushes = came[key]
+        links.append(pushes)
+        key = parent
+    return [push for pushes in reversed(links) for push in pushes]
+
+
+def _goal_areas(board: Board) -> list[int]:
+    """The goals in groups joined side by side, those of at least ROOM_GOALS."""
+    areas = []
+    left = board.goals
+    while left:
+        area = board.reach((left & -left).bit_length() - 1, board.goals)
+        left &= ~area
+        if bin(area).count("1") >= ROOM_GOALS:
+            areas.append(area)
+    return areas
+
+
+def _fill_order(board: Board, area: int, player: int) -> tuple[int, ...] | None:
+    """The area's goals, first to fill first: boxes on all of them are pulled out one by
+    one (the others staying), the fewest pulls first; None if some box cannot be."""
+    inside = area
+    out = []
+    while inside:
+        best = None
+        for box in cells_of(inside):
+            pulls = _pulls_out(board, inside & ~(1 << box), box, area, player)
+            if pulls is not None and (best is None or pulls < best[0]):
+                best = (pulls, box)
+        if best is None:
+            return None
+        out.append(best[1])
+        inside &= ~(1 << best[1])
+    return tuple(reversed(out))
+
+
+def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> int | None:
+    """Fewest pulls that take a lone box from `box` off the area's goals, the `others`
+    standing as walls and the player coming from where it starts; None: none do."""
+    floor, steps = board.floor, board.steps
+    free = floor & ~others
+    start_region = board.reach(player, free & ~(1 << box))
+    queue: deque = deque([(box, start_region, 0)])
+    seen = {(box, (start_region & -start_region).bit_length())}
+    while queue:
+        cell, region, pulls = queue.popleft()
+        if not (area >> cell) & 1:
+            return pulls
+        for step in steps:
+            stand, back = cell + step, cell + 2 * step  # the player pulls from `stand`, backs onto `back`
+            if not (region >> stand) & 1 or not (free >> back) & 1:
+                continue
+            reached = board.reach(back, free & ~(1 << stand))
+            state = (stand, (reached & -reached).bit_length())
+            if state not in seen:
+                seen.add(state)
+                queue.append((stand, reached, pulls + 1))
+    return None
+
+
+def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
+    """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
+    the player on `player`; None when it cannot get there."""
+    floor, steps = board.floor, board.steps
+    free = floor & ~others
+    live = tables.live
+    came: dict = {(box, _corner(board, free, box, player)): None}
+    queue: deque = deque([(box, player)])
+    while queue:
+        cell, at = queue.popleft()
+        if cell == goal:
+            return _pushes_back(came, board, free, cell, at)
+        region = board.reach(at, free & ~(1 << cell))
+        for d, step in enumerate(steps):
+            behind, ahead = cell - step, cell + step
+            if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
+                continue
+            state = (ahead, _corner(board, free, ahead, cell))
+            if state not in came:
+                came[state] = (cell, at, d)
+                queue.append((ahead, cell))
+    return None
+
+
+def _corner(board: Board, free: int, box: int, player: int) -> int:
+    """The player's region beside a box, by its lowest cell (the same region, the same state)."""
+    region = board.reach(player, free & ~(1 << box))
+    return (region & -region).bit_length()
+
+
+def _pushes_back(came: dict, board: Board, free: int, cell: int, at: int) -> list[Push]:
+    pushes = []
+    link = came[cell, _corner(board, free, cell, at)]
+    while link is not None:
+        before, player, d = link
+        pushes.append((before, d))
+        link = came[before, _corner(board, free, before, player)]
+    return list(reversed(pushes))

@@ -1,0 +1,173 @@
+"""The packing search (sokoban_packing.py): goal areas filled from their far end, and the
+plan it gives when the proof and the weighted searches find none (every plan replayed)."""
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control, Status
+from fewest.solvers import sokoban as solver
+from fewest.solvers.control import Stopped
+from fewest.solvers.sokoban_board import compile_board
+from fewest.solvers.sokoban_interleave import shortest_interleaving
+from fewest.solvers.sokoban_packing import packed_search, packing_orders
+from fewest.solvers.sokoban_tables import build_tables
+from tests import oracle
+from tests.sokoban_support import level, search_position
+
+# A dead end of four goals below a room: the bottom one must be filled first.
+CORRIDOR = "#######\n#@    #\n# $ $ #\n# $ $ #\n#     #\n###.###\n  #.#\n  #.#\n  #.#\n  ###"
+
+# XSokoban #4 ("screen.04", Thinking Rabbit; the XSokoban collection, test data only): a
+# room of 20 goals whose door is on its left. Weighted A* fills it from the door.
+XSOKOBAN_4 = """\
+           ########
+           #  ....#
+############  ....#
+#    #  $ $   ....#
+# $$$#$  $ #  ....#
+#  $     $ #  ....#
+# $$ #$ $ $########
+#  $ #     #
+## #########
+#    #    ##
+#     $   ##
+#  $$#$$  @#
+#    #    ##
+###########"""
+
+
+def orders_of(lvl: S.Level, state: S.State | None = None) -> tuple[list, dict]:
+    """(the level's goals as the search numbers its cells, the packing orders at `state`)."""
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl) if state is None else state)
+    return [board.inside(goal) for goal in lvl.goals], packing_orders(board, boxes, player)
+
+
+def packed_plan(lvl: S.Level, nodes: int = 50_000) -> list:
+    """The packing search's plan as engine moves (asserted found)."""
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    pushes = packed_search(build_tables(board), boxes, player, Control(Budget(nodes=nodes)))
+    assert pushes is not None
+    moves, _ = solver._plan(board, boxes, player, pushes)
+    return moves
+
+
+def test_a_dead_end_of_goals_is_filled_from_its_far_end():
+    goals, orders = orders_of(level(CORRIDOR))
+    deepest_first = tuple(sorted(goals, reverse=True))  # (one column: the deeper, the higher the cell)
+    assert orders == {goal: deepest_first for goal in goals}
+
+
+def test_a_goal_area_with_a_box_on_it_at_the_start_has_no_order():
+    lvl = level(CORRIDOR.replace("###.###", "###*###").replace("# $ $ #", "#   $ #", 1))
+    assert orders_of(lvl)[1] == {}
+
+
+def test_small_goal_groups_have_no_order():
+    # three goals side by side are not a room (ROOM_GOALS)
+    lvl = level("#######\n#@ $$ #\n#  $  #\n# ... #\n#######")
+    assert orders_of(lvl)[1] == {}
+
+
+@pytest.mark.parametrize("text", [CORRIDOR, XSOKOBAN_4])
+def test_the_packing_search_plan_solves_the_level(text):
+    lvl = level(text)
+    moves = packed_plan(lvl)
+    oracle.replay_length(S, lvl, moves)  # a real plan, that solves
+    # each box is pushed onto the area's goals once, never off them again
+    goals = set(lvl.goals)
+    state = S.initial_state(lvl)
+    placed = 0
+    for move in moves:
+        state = S.apply(lvl, state, move)
+        now = len(goals & set(state.boxes))
+        assert now >= placed
+        placed = now
+
+
+def test_the_packing_search_can_be_cancelled():
+    lvl = level(XSOKOBAN_4)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    control = Control(should_stop=lambda: True)
+    with pytest.raises(Stopped):
+        packed_search(build_tables(board), boxes, player, control)
+    assert control.expanded <= 32  # (it looks every 32 expansions)
+
+
+def stopped_proofs(monkeypatch) -> None:
+    """Every proof and weighted search runs out of nodes at once: only the packing search is left."""
+
+    def out_of_nodes(*_args, **_kwargs):
+        raise Stopped("nodes")
+
+    monkeypatch.setattr(solver, "push_search", out_of_nodes)
+    monkeypatch.setattr(solver, "meet_search", out_of_nodes)
+
+
+@pytest.mark.parametrize("metric", solver.METRICS)
+def test_when_nothing_else_finds_a_plan_the_packing_search_does(metric, monkeypatch):
+    stopped_proofs(monkeypatch)
+    lvl = level(XSOKOBAN_4)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=5_000)), metric)
+    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
+    oracle.replay_length(S, lvl, list(solution.moves))
+    assert solution.extra["pushes"] == S.tally(solution.moves).pushes
+
+
+def test_without_the_packing_search_that_budget_gives_no_plan(monkeypatch):
+    stopped_proofs(monkeypatch)
+    monkeypatch.setattr(solver, "packing_orders", lambda *_: {})
+    lvl = level(XSOKOBAN_4)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=5_000)), "moves")
+    assert solution.status is Status.BUDGET and not solution.moves
+
+
+def test_of_two_plans_found_the_one_with_fewer_moves_is_kept(monkeypatch):
+    # The proofs run out; the weighted searches and the packing search both find a plan,
+    # the packing search's the longer one (it fills the dead end box by box, and walks).
+    original = solver.push_search
+
+    def weighted_only(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+        if weight == 1:
+            raise Stopped("nodes")
+        return original(tables, boxes, player, control, metric, weight, pushes_only)
+
+    def out_of_nodes(*_args, **_kwargs):
+        raise Stopped("nodes")
+
+    packed = []
+
+    def recorded(*args, **kwargs):
+        packed.append(packed_search(*args, **kwargs))
+        return packed[-1]
+
+    monkeypatch.setattr(solver, "push_search", weighted_only)
+    monkeypatch.setattr(solver, "meet_search", out_of_nodes)
+    monkeypatch.setattr(solver, "packed_search", recorded)
+    lvl = level(CORRIDOR)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=50_000)), "moves")
+    assert solution.status is Status.FOUND and len(packed) == 1 and packed[0] is not None
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    reordered = shortest_interleaving(board, boxes, player, packed[0], Control())
+    packed_moves = len(solver._plan(board, boxes, player, reordered)[0])
+    assert oracle.replay_length(S, lvl, list(solution.moves)) < packed_moves
+
+
+def test_under_memory_alone_the_packing_search_leaves_room_for_the_weighted_searches(monkeypatch):
+    # (the CLI with no --timeout: without a cap, a packing search that finds nothing would
+    # fill all of the memory, however long that takes, before they could start)
+    stopped_proofs(monkeypatch)
+    budgets = []
+
+    def recorded(tables, boxes, player, control, orders):
+        budgets.append(control.budget)
+        return None
+
+    monkeypatch.setattr(solver, "packed_search", recorded)
+    lvl = level(XSOKOBAN_4)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(memory_bytes=40_000_000)), "moves")
+    assert solution.status is Status.BUDGET
+    assert budgets == [Budget(memory_bytes=int(40_000_000 * solver.PACKING_SHARE))]
