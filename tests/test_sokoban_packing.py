@@ -1,6 +1,8 @@
 """The packing search (sokoban_packing.py): goal areas filled from their far end, and the
 plan it gives when the proof and the weighted searches find none (every plan replayed)."""
 
+import os
+
 import pytest
 
 from fewest.engine import sokoban as S
@@ -10,6 +12,7 @@ from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_packing import packed_search, packing_orders
+from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, search_position
@@ -171,3 +174,37 @@ def test_under_memory_alone_the_packing_search_leaves_room_for_the_weighted_sear
     solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(memory_bytes=40_000_000)), "moves")
     assert solution.status is Status.BUDGET
     assert budgets == [Budget(memory_bytes=int(40_000_000 * solver.PACKING_SHARE))]
+
+
+def test_with_a_spare_core_the_packing_search_runs_in_the_child(monkeypatch, tmp_path):
+    # Side by side, the child searches (packing first, then the pushes alone) while the
+    # search under the metric keeps all of its time here; here everything else runs out.
+    if not spare_core():
+        pytest.skip("needs two cores")
+    stopped_proofs(monkeypatch)
+    mark = tmp_path / "packed in"
+
+    def marked(*args, **kwargs):
+        mark.write_text(str(os.getpid()))
+        return packed_search(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "packed_search", marked)
+    lvl = level(XSOKOBAN_4)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30)), "moves")
+    assert solution.status is Status.FOUND
+    oracle.replay_length(S, lvl, list(solution.moves))
+    assert int(mark.read_text()) != os.getpid()
+
+
+def test_beside_the_child_keeps_the_better_of_its_two_plans():
+    # The child of a search side by side: the packing search, then the pushes alone (whose
+    # plan for the dead end walks less); it answers with the shorter plan.
+    lvl = level(CORRIDOR)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    orders = packing_orders(board, boxes, player)
+    control = Control(Budget(nodes=50_000))
+    pushes, cost = solver._packed_then_pushes_alone(build_tables(board), boxes, player, control, orders, "moves")
+    moves, _ = solver._plan(board, boxes, player, pushes)
+    assert cost is not None  # (the weighted search's answer, not the packed one)
+    assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl))
