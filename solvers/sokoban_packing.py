@@ -47,17 +47,22 @@ ENTRY_BYTES = 400  # a position kept: its key, its parent's and its pushes, and 
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
-    """{goal cell: the area's goals in filling order} for each goal area that has one
-    (an area with a box on it at the start, or whose boxes cannot all be pulled out, has
-    none: its goals are filled as any others)."""
+    """{goal cell: the area's goals in filling order} for each goal area that has one.
+    An area whose boxes cannot all be pulled out, or holding the player, has none; so has
+    one whose boxes are not the first goals of its order (a hint from a room filled that
+    far keeps the order). Goals with no order are filled as any others."""
     orders: dict[int, tuple[int, ...]] = {}
     for area in _goal_areas(board):
-        if area & boxes or (area >> player) & 1:
+        if (area >> player) & 1:
             continue
         order = _fill_order(board, area, player)
-        if order is not None:
-            for goal in order:
-                orders[goal] = order
+        if order is None:
+            continue
+        filled = area & boxes
+        if filled != sum(1 << goal for goal in order[: filled.bit_count()]):
+            continue
+        for goal in order:
+            orders[goal] = order
     return orders
 
 

@@ -208,3 +208,13 @@ def test_beside_the_child_keeps_the_better_of_its_two_plans():
     moves, _ = solver._plan(board, boxes, player, pushes)
     assert cost is not None  # (the weighted search's answer, not the packed one)
     assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl))
+
+
+def test_an_area_filled_from_its_far_end_keeps_its_order():
+    # (a hint asked halfway: the two deepest goals are filled, the order goes on from there)
+    text = CORRIDOR.replace("  #.#\n  #.#\n  ###", "  #*#\n  #*#\n  ###").replace("# $ $ #", "#     #", 1)
+    goals, orders = orders_of(level(text))
+    deepest_first = tuple(sorted(goals, reverse=True))
+    assert orders == {goal: deepest_first for goal in goals}
+    lvl = level(text)
+    oracle.replay_length(S, lvl, packed_plan(lvl))
