@@ -43,7 +43,9 @@ from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 Push = tuple[int, int]  # (box cell before the push, direction index)
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
-ENTRY_BYTES = 400  # a position kept: its key, its parent's and its pushes, and its queue entry
+# A position kept (its key, parent and pushes, and its queue entry): ~310 bytes measured
+# (XSokoban #9, 132,207 positions in 8 s, peak resident size), counted as 400.
+ENTRY_BYTES = 400
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
