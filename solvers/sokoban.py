@@ -327,7 +327,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     moves) beat the packing search's (442 and 545)."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
-    plans = []
+    packed = None  # (the packing search's plan, when it ran here)
     weighted_from = 1 - BEST_EFFORT_SHARE  # (of the budgets)
     orders = packing_orders(tables.board, boxes, player)
     try:
@@ -336,20 +336,20 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
         else:
             if orders:
                 weighted_from = 1 - BEST_EFFORT_SHARE * (1 - PACKING_SHARE)
-                plans.append(_packed(tables, boxes, player, control, orders, weighted_from))
+                packed = _packed(tables, boxes, player, control, orders, weighted_from)
             found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
-        if why == "cancelled" or not any(plans):
+        if why == "cancelled" or packed is None:
             return Solution(stopped_status(why), (), _stats(control, why), at_least=_at_least(control))
         found = None
-    if found is None and not any(plans):  # a weighted search went through every position: there is no plan
+    plans = [plan for plan in (packed, None if found is None else found[0]) if plan is not None]
+    if not plans:  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    plans.append(None if found is None else found[0])
-    played = []
-    for plan in filter(None, plans):
-        pushes = shortest_interleaving(tables.board, boxes, player, plan, control)
-        played.append(_plan(tables.board, boxes, player, pushes))
+    played = [
+        _plan(tables.board, boxes, player, shortest_interleaving(tables.board, boxes, player, plan, control))
+        for plan in plans
+    ]
     moves, tally = min(played, key=lambda one: _ranked(one[1], metric))
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
@@ -428,7 +428,8 @@ def _packed_then_pushes_alone(
 ) -> tuple | None:
     """The child's search beside the one under the metric: with `orders`, the packing
     search on PACKING_SHARE of its budgets, then the weighted search of the pushes alone
-    on the rest, the better plan under `metric` kept. (pushes, cost) as push_search answers (cost None: packed)."""
+    on the rest, the better plan under `metric` kept. (pushes, cost) as push_search
+    answers (cost None: the packed plan)."""
     packed = _packed(tables, boxes, player, control, orders, PACKING_SHARE) if orders else None
     try:
         found = _weighted(tables, boxes, player, control, "pushes", pushes_only=True)

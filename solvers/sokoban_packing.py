@@ -224,39 +224,34 @@ def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> i
 
 def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
     """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
-    the player on `player`; None when it cannot get there."""
+    the player on `player`; None when it cannot get there. A state is the box's cell and
+    the player's region beside it (by its lowest cell), as in _pulls_out."""
     floor, steps = board.floor, board.steps
     free = floor & ~others
     live = tables.live
-    came: dict = {(box, _corner(board, free, box, player)): None}
-    queue: deque = deque([(box, player)])
+    region = board.reach(player, free & ~(1 << box))
+    came: dict = {(box, (region & -region).bit_length()): None}  # state -> (state before, push)
+    queue: deque = deque([(box, region)])
     while queue:
-        cell, at = queue.popleft()
+        cell, region = queue.popleft()
+        state = (cell, (region & -region).bit_length())
         if cell == goal:
-            return _pushes_back(came, board, free, cell, at)
-        region = board.reach(at, free & ~(1 << cell))
+            return _pushes_back(came, state)
         for d, step in enumerate(steps):
             behind, ahead = cell - step, cell + step
             if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
                 continue
-            state = (ahead, _corner(board, free, ahead, cell))
-            if state not in came:
-                came[state] = (cell, at, d)
-                queue.append((ahead, cell))
+            reached = board.reach(cell, free & ~(1 << ahead))  # (the player, left on `cell`)
+            after = (ahead, (reached & -reached).bit_length())
+            if after not in came:
+                came[after] = (state, (cell, d))
+                queue.append((ahead, reached))
     return None
 
 
-def _corner(board: Board, free: int, box: int, player: int) -> int:
-    """The player's region beside a box, by its lowest cell (the same region, the same state)."""
-    region = board.reach(player, free & ~(1 << box))
-    return (region & -region).bit_length()
-
-
-def _pushes_back(came: dict, board: Board, free: int, cell: int, at: int) -> list[Push]:
+def _pushes_back(came: dict, state: tuple) -> list[Push]:
     pushes = []
-    link = came[cell, _corner(board, free, cell, at)]
-    while link is not None:
-        before, player, d = link
-        pushes.append((before, d))
-        link = came[before, _corner(board, free, before, player)]
-    return list(reversed(pushes))
+    while came[state] is not None:
+        state, push = came[state]
+        pushes.append(push)
+    return pushes[::-1]
