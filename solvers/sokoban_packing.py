@@ -14,17 +14,25 @@ does the same, with no claim to be short:
   the next goal of the order that is still empty (the shortest push path of
   that box alone, the other boxes in place), or is not made. Boxes on the
   area's goals never move again.
-- Greedy best-first search over (boxes, player's region): the position whose
-  loose boxes match the empty goals for the fewest pushes first (push distances
-  with the packed boxes as walls; ties first in, first out), pruning dead
-  squares, boxes frozen or never to move off goals, and, at a PI-corral, every
-  push but those into it (sokoban_corrals.py; here only to cut positions).
+- Best-first search over (boxes, player's region), taking positions in turn
+  from two queues. One is greedy: the position whose loose boxes match the
+  empty goals for the fewest pushes first (push distances with the packed
+  boxes as walls; ties first in, first out). The other, after the feature
+  space of Shoham and Schaeffer's FESS, files positions in cells by two
+  features, boxes packed and the pieces the boxes cut the floor into, and
+  takes the least matching from the cell taken from least often so far: a
+  greedy search stuck with a room half packed and the rest jammed goes on
+  elsewhere. Pruned: dead squares, boxes frozen or never to move off goals,
+  and, at a PI-corral, every push but those into it (sokoban_corrals.py;
+  here only to cut positions).
 
-Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area): plans
-for #1, #3, #4, #6, #7, #17, #51, #78 and #83, where the weighted searches (6 s)
-find #1, #2, #3, #7, #17, #38, #78, #79 and #83: three more levels with a plan.
-Ties taken last in, first out gave #2, #60 and #79 and lost #4, #6, #51 and #83:
-a greedy search's luck, so no more is claimed of it.
+Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area):
+plans for 22 levels (#1-4, #6-8, #17, #34, #51, #53, #54, #56, #58, #60, #62,
+#68, #78-80, #82, #83), where the greedy queue alone found 9 (#1, #3, #4, #6,
+#7, #17, #51, #78, #83) and the weighted searches (6 s) find #1, #2, #3, #7,
+#17, #38, #78, #79 and #83. On levels with no goal area (Grigoriev 2001 #54,
+#61, #84, #100) the cells found nothing more, so the search stays with goal
+rooms.
 
 The plan is any plan: the caller marks it not proven shortest.
 """
@@ -43,9 +51,11 @@ from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, with_walls
 
 Push = tuple[int, int]  # (box cell before the push, direction index)
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
-# A position kept (its key, parent and pushes, and its queue entry): ~310 bytes measured
-# (XSokoban #9, 132,207 positions in 8 s, peak resident size), counted as 400.
-ENTRY_BYTES = 400
+# A position kept (its key, parent and pushes, its entry in both queues, the tables per set
+# of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
+# positions kept; the greedy queue alone measures the same), counted as 520.
+ENTRY_BYTES = 520
+CELL_TURN = 2  # every CELL_TURN-th position expanded comes from the cells (0: none do)
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -101,13 +111,39 @@ def packed_search(
         rows = walls_of(packed).rows
         return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
 
+    def features(boxes: int) -> tuple[int, int]:
+        """The position's cell: its boxes packed (more first) and the pieces the boxes cut
+        the free floor into (fewer first)."""
+        free = floor & ~boxes
+        pieces, rest = 0, free
+        while rest:
+            rest &= ~board.reach((rest & -rest).bit_length() - 1, free)
+            pieces += 1
+        return -(boxes & packed_goals).bit_count(), pieces
+
     start = region_key(boxes, player)
     came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
-    queue = [(distance(boxes), 0, start, boxes, player)]
+    first = (distance(boxes), 0, start, boxes, player)
+    queue = [first]  # every position, the least matching first (ties first in, first out)
+    cells: dict[tuple[int, int], list] = {features(boxes): [first]}  # the same, by cell
+    visits: dict[tuple[int, int], int] = {}  # positions taken out of each cell
+    done = set()  # positions expanded (each is in two queues)
     count = 0
     control.bytes_per_entry = ENTRY_BYTES
     while queue:
-        _, _, key, boxes, player = heapq.heappop(queue)
+        if CELL_TURN and cells and control.expanded % CELL_TURN == CELL_TURN - 1:
+            # the cell taken from least often (ties: the most packed, the fewest pieces)
+            cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
+            visits[cell_key] = visits.get(cell_key, 0) + 1
+            in_cell = cells[cell_key]
+            _, _, key, boxes, player = heapq.heappop(in_cell)
+            if not in_cell:
+                del cells[cell_key]
+        else:
+            _, _, key, boxes, player = heapq.heappop(queue)
+        if key in done:
+            continue
+        done.add(key)
         control.tick()
         if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
             control.stored = len(came)
@@ -152,10 +188,10 @@ def packed_search(
                 if left >= UNREACHABLE:
                     continue
                 came[child] = (key, pushes)
-                count += 1
-                # greedy: the least matching first; ties first in, first out (the count
-                # also keeps two entries from ever comparing their boxes)
-                heapq.heappush(queue, (left, count, child, moved, at))
+                count += 1  # (also keeps two entries from ever comparing their boxes)
+                entry = (left, count, child, moved, at)
+                heapq.heappush(queue, entry)
+                heapq.heappush(cells.setdefault(features(moved), []), entry)
     return None
 
 

@@ -9,6 +9,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
 from fewest.solvers.control import Stopped
+from fewest.solvers import sokoban_packing as packing
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_packing import packed_search, packing_orders
@@ -37,6 +38,20 @@ XSOKOBAN_4 = """\
 #  $$#$$  @#
 #    #    ##
 ###########"""
+
+# XSokoban #2 ("screen.02", Thinking Rabbit; test data only): a room of 10 goals on the left.
+# The greedy queue alone goes through 20,000 positions without a plan.
+XSOKOBAN_2 = """\
+############
+#..  #     ###
+#..  # $  $  #
+#..  #$####  #
+#..    @ ##  #
+#..  # #  $ ##
+###### ##$ $ #
+  # $  $ $ $ #
+  #    #     #
+  ############"""
 
 
 def orders_of(lvl: S.Level, state: S.State | None = None) -> tuple[list, dict]:
@@ -87,6 +102,17 @@ def test_the_packing_search_plan_solves_the_level(text):
         now = len(goals & set(state.boxes))
         assert now >= placed
         placed = now
+
+
+@pytest.mark.parametrize("cell_turn", [2, 0])
+def test_positions_taken_by_cells_get_past_where_the_greedy_queue_sticks(cell_turn, monkeypatch):
+    monkeypatch.setattr(packing, "CELL_TURN", cell_turn)
+    lvl = level(XSOKOBAN_2)
+    if cell_turn:
+        oracle.replay_length(S, lvl, packed_plan(lvl, nodes=2_000))
+    else:  # the greedy queue alone: the check that the cells are what finds it
+        with pytest.raises(Stopped):
+            packed_plan(lvl, nodes=2_000)
 
 
 def test_the_packing_search_can_be_cancelled():
