@@ -56,7 +56,8 @@ BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under the metric
 # Of the best effort's time and nodes, at most, for the packing search on a goal-room level.
 # XSokoban, the child's part alone at 6 s a level: plans for 23 levels at 0.6, 22 at 0.4
-# (#6 needs 3.3 s); the pushes alone after it still found #38, the one level it adds.
+# (#6 needs 3.3 s); the pushes alone after it still found #38, the one level it adds. With
+# the packing advisor, 30 levels at either share.
 PACKING_SHARE = 0.6
 # Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
 # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
@@ -322,12 +323,12 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     what is left; otherwise one after the other, on half of it each.
     On a level with a goal room the packing search (sokoban_packing.py) comes in, on
     PACKING_SHARE of what is left at most: weighted A* fills such a room from the door and
-    walls it up (XSokoban #4, #6 and #51: no plan in 6 s; packed, in 0.2 s, 3.3 s and
-    0.3 s). Side by side it goes first in the child, the pushes alone after it there, so
+    walls it up (XSokoban #4, #9 and #51: no plan in 6 s; packed, in 0.07 s, 0.4 s and
+    0.08 s). Side by side it goes first in the child, the pushes alone after it there, so
     the search under the metric keeps all of its time; one after the other it goes first.
     Of the plans found, the one with the fewest moves (pushes first under the pushes
     metric) is kept: at 20 s the pushes alone's plans for XSokoban #3 and #7 (362 and 389
-    moves) beat the packing search's (442 and 545)."""
+    moves) beat the first packing search's (442 and 545, greedy alone)."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
     packed = None  # (the packing search's plan, when it ran here)

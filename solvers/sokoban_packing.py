@@ -22,17 +22,25 @@ does the same, with no claim to be short:
   features, boxes packed and the pieces the boxes cut the floor into, and
   takes the least matching from the cell taken from least often so far: a
   greedy search stuck with a room half packed and the rest jammed goes on
-  elsewhere. Pruned: dead squares, boxes frozen or never to move off goals,
-  and, at a PI-corral, every push but those into it (sokoban_corrals.py;
-  here only to cut positions).
+  elsewhere. A position taken from the cells also gets, as FESS's packing
+  advisor gives, a child for each loose box that can go alone (the others in
+  place) all the way to the next empty goal of an order: a new cell with one
+  more box packed, which the cells take from next. Pruned: dead squares,
+  boxes frozen or never to move off goals, and, at a PI-corral, every push but
+  those into it (sokoban_corrals.py; here only to cut positions).
 
-Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area):
-plans for 23 levels (#1-4, #6-8, #17, #34, #51, #53-56, #58, #60, #62, #68,
-#78-80, #82, #83), where the greedy queue alone found 9 (#1, #3, #4, #6,
-#7, #17, #51, #78, #83) and the weighted searches (6 s) find #1, #2, #3, #7,
-#17, #38, #78, #79 and #83. On levels with no goal area (Grigoriev 2001 #54,
-#61, #84, #100) the cells found nothing more, so the search stays with goal
-rooms.
+Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area),
+levels with a plan:
+- the greedy queue alone: 9 (#1, #3, #4, #6, #7, #17, #51, #78, #83);
+- with the cells: 23 (#1-4, #6-8, #17, #34, #51, #53-56, #58, #60, #62, #68,
+  #78-80, #82, #83);
+- with the cells and the advisor: 29 (#1-4, #7-9, #17, #34, #37, #51, #53,
+  #54, #56, #58, #60, #62-65, #67, #68, #73, #78-80, #82-84). #6 and #55
+  (3.3 s and 4.9 s without it) are lost to the advisor's cost; most plans
+  come 3 to 30 times sooner.
+The weighted searches (6 s) find #1, #2, #3, #7, #17, #38, #78, #79 and #83.
+On levels with no goal area (Grigoriev 2001 #54, #61, #84, #100) the cells
+found nothing more, so the search stays with goal rooms.
 
 The plan is any plan: the caller marks it not proven shortest.
 """
@@ -56,6 +64,7 @@ ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly ma
 # positions kept; the greedy queue alone measures the same), counted as 520.
 ENTRY_BYTES = 520
 CELL_TURN = 2  # every CELL_TURN-th position expanded comes from the cells (0: none do)
+ADVISE = True  # a position from the cells also gets the packing advisor's children
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -131,7 +140,8 @@ def packed_search(
     count = 0
     control.bytes_per_entry = ENTRY_BYTES
     while queue:
-        if CELL_TURN and cells and control.expanded % CELL_TURN == CELL_TURN - 1:
+        from_cells = CELL_TURN and cells and control.expanded % CELL_TURN == CELL_TURN - 1
+        if from_cells:
             # the cell taken from least often (ties: the most packed, the fewest pieces)
             cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
             visits[cell_key] = visits.get(cell_key, 0) + 1
@@ -163,6 +173,17 @@ def packed_search(
         inward = corral_pushes(board, boxes, seen, live, stuck)
         if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
             candidates = inward
+        children = _advised(board, walls, orders, boxes, loose, player) if ADVISE and from_cells else []
+        for pushes, moved, at in children:
+            child = region_key(moved, at)
+            if child not in came:
+                left = distance(moved)
+                if left < UNREACHABLE:
+                    came[child] = (key, pushes)
+                    count += 1
+                    entry = (left, count, child, moved, at)
+                    heapq.heappush(queue, entry)
+                    heapq.heappush(cells.setdefault(features(moved), []), entry)
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
@@ -206,6 +227,24 @@ def packed_search(
                 heapq.heappush(queue, entry)
                 heapq.heappush(cells.setdefault(features(moved), []), entry)
     return None
+
+
+def _advised(
+    board: Board, walls: Tables, orders: dict[int, tuple[int, ...]], boxes: int, loose: int, player: int
+) -> list[tuple[list[Push], int, int]]:
+    """The packing advisor: (pushes, boxes after, player's cell after) for each loose box
+    that can go alone, the other boxes in place, all the way to the next empty goal of an
+    order (as FESS's packing advisor, a whole packing step as one child)."""
+    advised = []
+    for order in set(orders.values()):
+        goal = next((goal for goal in order if not (boxes >> goal) & 1), None)
+        if goal is None:
+            continue
+        for box in cells_of(loose):
+            pushes = _lone_pushes(board, walls, boxes & ~(1 << box), box, player, goal)
+            if pushes:
+                advised.append((pushes, boxes ^ (1 << box) ^ (1 << goal), pushes[-1][0]))
+    return advised
 
 
 def _chain(came: dict, key: int) -> list[Push]:
