@@ -67,6 +67,16 @@ class Board:
                 return seen
             seen = grown
 
+    def parts(self, cells: int) -> list[int]:
+        """The connected parts of `cells` (joined side by side), the one with the lowest
+        cell first."""
+        found = []
+        while cells:
+            part = self.reach((cells & -cells).bit_length() - 1, cells)
+            found.append(part)
+            cells &= ~part
+        return found
+
     def layers(self, start: int, free: int) -> tuple[int, list[int]]:
         """The player's region from cell `start` over `free` and its BFS layers
         (layer k: the cells k steps away)."""

@@ -123,12 +123,7 @@ def packed_search(
     def features(boxes: int) -> tuple[int, int]:
         """The position's cell: its boxes packed (more first) and the pieces the boxes cut
         the free floor into (fewer first)."""
-        free = floor & ~boxes
-        pieces, rest = 0, free
-        while rest:
-            rest &= ~board.reach((rest & -rest).bit_length() - 1, free)
-            pieces += 1
-        return -(boxes & packed_goals).bit_count(), pieces
+        return -(boxes & packed_goals).bit_count(), len(board.parts(floor & ~boxes))
 
     start = region_key(boxes, player)
     came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
@@ -258,14 +253,7 @@ def _chain(came: dict, key: int) -> list[Push]:
 
 def _goal_areas(board: Board) -> list[int]:
     """The goals in groups joined side by side, those of at least ROOM_GOALS."""
-    areas = []
-    left = board.goals
-    while left:
-        area = board.reach((left & -left).bit_length() - 1, board.goals)
-        left &= ~area
-        if bin(area).count("1") >= ROOM_GOALS:
-            areas.append(area)
-    return areas
+    return [area for area in board.parts(board.goals) if area.bit_count() >= ROOM_GOALS]
 
 
 def _fill_order(board: Board, area: int, player: int) -> tuple[int, ...] | None:

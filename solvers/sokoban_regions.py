@@ -23,14 +23,7 @@ class Regions:
         """The walking regions (masks) of the free floor around `occupied`."""
         found = self._found.get(occupied)
         if found is None:
-            board = self._board
-            free = rest = board.floor & ~occupied
-            regions = []
-            while rest:
-                region = board.reach((rest & -rest).bit_length() - 1, free)
-                regions.append(region)
-                rest &= ~region
-            found = self._found[occupied] = tuple(regions)
+            found = self._found[occupied] = tuple(self._board.parts(self._board.floor & ~occupied))
         return found
 
     def of(self, occupied: int, cell: int) -> int:
