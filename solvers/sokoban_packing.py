@@ -125,6 +125,15 @@ def packed_search(
         the free floor into (fewer first)."""
         return -(boxes & packed_goals).bit_count(), len(board.parts(floor & ~boxes))
 
+    def enqueue(child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
+        """Keep a new position: its way back, and its entry in both queues."""
+        nonlocal count
+        came[child] = (parent, pushes)
+        count += 1  # (also keeps two entries from ever comparing their boxes)
+        entry = (left, count, child, moved, at)
+        heapq.heappush(queue, entry)
+        heapq.heappush(cells.setdefault(features(moved), []), entry)
+
     start = region_key(boxes, player)
     came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
     first = (distance(boxes), 0, start, boxes, player)
@@ -174,11 +183,7 @@ def packed_search(
             if child not in came:
                 left = distance(moved)
                 if left < UNREACHABLE:
-                    came[child] = (key, pushes)
-                    count += 1
-                    entry = (left, count, child, moved, at)
-                    heapq.heappush(queue, entry)
-                    heapq.heappush(cells.setdefault(features(moved), []), entry)
+                    enqueue(child, key, pushes, left, moved, at)
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
@@ -214,13 +219,8 @@ def packed_search(
                     moved_rows = rows[:]
                     moved_rows[row] = walls.rows[target]
                     left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
-                if left >= UNREACHABLE:
-                    continue
-                came[child] = (key, pushes)
-                count += 1  # (also keeps two entries from ever comparing their boxes)
-                entry = (left, count, child, moved, at)
-                heapq.heappush(queue, entry)
-                heapq.heappush(cells.setdefault(features(moved), []), entry)
+                if left < UNREACHABLE:
+                    enqueue(child, key, pushes, left, moved, at)
     return None
 
 
