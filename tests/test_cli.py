@@ -250,6 +250,16 @@ def test_solve_text_says_when_only_the_pushes_are_proven():
     assert "NOT proven optimal, at least 330 pushes proven" in _text(record, "pushes")
 
 
+def test_solve_text_counts_one_move_and_one_push_in_the_singular():
+    from fewest.tui.solve_command import _text
+
+    record = {"file": "a.xsb", "level": 1, "title": "", "family": "sokoban", "status": "optimal",
+              "length": 1, "plan": "R", "optimal": True, "seconds": 0.1, "pushes": 1}
+    assert "a.xsb #1 (sokoban): 1 move, 1 push, optimal" in _text(record, "moves")
+    record.update(length=2, pushes=0, plan="rl")
+    assert ": 2 moves, 0 pushes, optimal" in _text(record, "moves")
+
+
 def test_solve_budgets_are_positive_numbers(capsys):
     level = os.path.join(DATA, "sokoban_1.in")
     for option, value in (("--timeout", "-1"), ("--timeout", "nan"), ("--memory", "0"), ("--memory", "lots")):

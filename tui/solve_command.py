@@ -45,6 +45,13 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
     return record
 
 
+def _count(number: int, word: str) -> str:
+    """"1 move", "3 moves", "1 push", "0 pushes"."""
+    if number == 1:
+        return f"1 {word}"
+    return f"{number} {word}{'es' if word.endswith('sh') else 's'}"
+
+
 def _text(record: dict, metric: str) -> str:
     head = f"{record['file']} #{record['level']}"
     if record["title"]:
@@ -56,9 +63,9 @@ def _text(record: dict, metric: str) -> str:
     if record["length"] is None:
         what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
         return f"{head}: {what} [{record['seconds']:.3f} s]"
-    facts = [f"{record['length']} moves"]
+    facts = [_count(record["length"], "move")]
     if "pushes" in record:
-        facts.append(f"{record['pushes']} pushes")
+        facts.append(_count(record["pushes"], "push"))
     if "digit" in record:
         facts.append(f"digit {record['digit']}")
     first = record.get("pushes") if metric == "pushes" else record["length"]
