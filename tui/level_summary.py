@@ -10,19 +10,23 @@ def _family(level: Any) -> str:
     return getattr(sys.modules[type(level).__module__], "NAME", "?")
 
 
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 def describe(level: Any) -> str:
     """Size and contents in a few words, e.g. `7x9 sokoban, 3 boxes`."""
     family = _family(level)
     if family == "sokoban":
-        return f"{level.width}x{level.height} sokoban, {len(level.boxes)} boxes"
+        return f"{level.width}x{level.height} sokoban, {_count(len(level.boxes), 'box', 'boxes')}"
     if family == "traffic":
         kind, target = level.goal
         goal = f"exit {target}" if kind == "exit" else f"clear row {target}"
-        return f"{level.n}x{level.n} traffic, {len(level.cars)} cars, {goal}"
+        return f"{level.n}x{level.n} traffic, {_count(len(level.cars), 'car', 'cars')}, {goal}"
     if family == "rotation":
         return "rotation board"
     if family == "shift":
-        return f"{level.rows}x{level.cols} shift, {bin(level.start).count('1')} pieces"
+        return f"{level.rows}x{level.cols} shift, {_count(bin(level.start).count('1'), 'piece', 'pieces')}"
     if family == "password":
         return f"{level.rows}x{level.cols} password"
     return family
