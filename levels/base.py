@@ -65,6 +65,23 @@ class LevelEntry:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """A level of a collection that could not be read, and why; the others still load
+    (a collection with one flawed level stays playable)."""
+
+    index: int  # 1-based position in its file, as the readable levels count
+    error: LevelFormatError
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What a level file holds: the levels that read, and the ones that did not."""
+
+    entries: list[LevelEntry]
+    unreadable: list[Unreadable] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Format:
     """One file format: how to recognise it, read it, and (if native) write it."""
 
@@ -76,6 +93,9 @@ class Format:
     write: Callable[[Sequence[LevelEntry]], str] | None = None
     # The contest's own answer for one solved level (None: the format has no contest output).
     contest_answer: Callable[[LevelEntry, Any], str] | None = None
+    # For collections: every level that reads, and the others with their errors (None: a
+    # fault anywhere spoils the whole file, as `read` has it).
+    read_each: Callable[[str, str], Collection] | None = None
 
 
 def check_size(cells: int, source: str, line: int) -> None:

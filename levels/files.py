@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from fewest.levels.base import MAX_FILE_BYTES, Format, LevelEntry, LevelFormatError
+from fewest.levels.base import MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, Unreadable
 from fewest.levels.registry import FORMATS
 
 
@@ -41,6 +41,17 @@ def detect(text: str, source: str, family: str | None = None) -> Format:
 
 
 def read_text(text: str, source: str = "<text>", family: str | None = None) -> list[LevelEntry]:
+    """Every level in `text`; LevelFormatError for the first fault anywhere in it."""
+    collection = read_text_each(text, source, family)
+    if collection.unreadable:
+        raise collection.unreadable[0].error
+    return collection.entries
+
+
+def read_text_each(text: str, source: str = "<text>", family: str | None = None) -> Collection:
+    """The levels in `text` that read, and those that do not with their errors (for a
+    format that reads level by level; others fail whole). LevelFormatError when the file
+    as a whole is wrong or no level in it reads."""
     if len(text) > MAX_FILE_BYTES:
         raise LevelFormatError(f"file is over {MAX_FILE_BYTES // (1024 * 1024)} MB", source)
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
@@ -48,18 +59,32 @@ def read_text(text: str, source: str = "<text>", family: str | None = None) -> l
         raise LevelFormatError("file is empty", source)
     fmt = detect(text, source, family)
     try:
-        entries = fmt.read(text, source)
+        if fmt.read_each is not None:
+            collection = fmt.read_each(text, source)
+        else:
+            collection = Collection(fmt.read(text, source))
     except LevelFormatError as exc:
         raise exc.located(source) from None
     except (ValueError, IndexError, KeyError) as exc:  # a reader's slip is still bad input
         raise LevelFormatError(f"{fmt.name}: {exc}", source) from None
-    if not entries:
+    unreadable = [Unreadable(u.index, u.error.located(source)) for u in collection.unreadable]
+    if not collection.entries:
+        if unreadable:
+            raise unreadable[0].error
         raise LevelFormatError("no levels found", source)
-    return entries
+    return Collection(collection.entries, unreadable)
 
 
 def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelEntry]:
     """Every level in the file; LevelFormatError (naming the file) for anything wrong."""
+    collection = read_file_each(path, family)
+    if collection.unreadable:
+        raise collection.unreadable[0].error
+    return collection.entries
+
+
+def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collection:
+    """The file's levels that read, and the others with their errors (read_text_each)."""
     source = os.fspath(path)
     try:
         size = os.path.getsize(source)
@@ -77,7 +102,7 @@ def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelE
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise LevelFormatError("not a text file (invalid UTF-8)", source, line) from None
-    return read_text(text, source, family)
+    return read_text_each(text, source, family)
 
 
 def write_entries(entries: Sequence[LevelEntry], family: str | None = None) -> str:

@@ -17,7 +17,7 @@ from fewest.levels.sokoban_contest import (
     read_contest,
     sniff_contest,
 )
-from fewest.levels.sokoban_xsb import XsbFile, parse_xsb, read_xsb, sniff_xsb, write_xsb
+from fewest.levels.sokoban_xsb import XsbFile, parse_xsb, read_xsb, read_xsb_each, sniff_xsb, write_xsb
 
 CONTEST = Format(
     name=sokoban_contest.FORMAT_NAME,
@@ -33,6 +33,7 @@ XSB = Format(
     extensions=sokoban_xsb.EXTENSIONS,
     sniff=sniff_xsb,
     read=read_xsb,
+    read_each=read_xsb_each,
     write=lambda entries: write_xsb(entries),
 )
 FORMATS: tuple[Format, ...] = (CONTEST, XSB)
@@ -47,6 +48,7 @@ __all__ = [
     "parse_xsb",
     "read_contest",
     "read_xsb",
+    "read_xsb_each",
     "sniff_contest",
     "sniff_xsb",
     "write_xsb",

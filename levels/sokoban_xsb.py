@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from fewest.engine.sokoban import NAME
-from fewest.levels.base import MAX_LEVEL_CELLS, LevelEntry, LevelFormatError
+from fewest.levels.base import MAX_LEVEL_CELLS, Collection, LevelEntry, LevelFormatError, Unreadable
 from fewest.levels.pack import sniff_family
 from fewest.levels.sokoban_contest import sniff_contest
 from fewest.levels.sokoban_grid import XSB_LEGEND, Row, build_level, xsb_rows
@@ -57,6 +57,7 @@ class _Line:
     key: str = ""
     rows: list[Row] = field(default_factory=list)
     objects: bool = False  # a grid line drawing a wall, box or player
+    error: LevelFormatError | None = None  # a grid line's fault: its level cannot be read
 
 
 def _decode(raw: str, number: int, source: str) -> list[Row] | None:
@@ -146,16 +147,24 @@ def _classify(text: str, source: str) -> list[_Line]:
                 index = end + 1
             if not key.lower().endswith("-end"):
                 out.append(_Line("header", number, value, key))
-        elif (rows := _decode(raw, number, source)) is not None:
+        else:
+            try:
+                rows = _decode(raw, number, source)
+            except LevelFormatError as exc:  # (the level it is in is unreadable, not the file)
+                out.append(_Line("grid", number, raw, objects=True, error=exc))
+                continue
+            if rows is None:
+                out.append(_Line("text", number, stripped))
+                run_cells = 0
+                continue
             run_cells += sum(len(row.text) for row in rows)
-            if run_cells > MAX_LEVEL_CELLS:
-                message = f"level is larger than {MAX_LEVEL_CELLS} cells"
-                raise LevelFormatError(message, source, number)
+            if run_cells > MAX_LEVEL_CELLS:  # (its rows are not kept: memory stays bounded)
+                error = LevelFormatError(f"level is larger than {MAX_LEVEL_CELLS} cells", source, number)
+                out.append(_Line("grid", number, raw, objects=True, error=error))
+                continue
             objects = any(ch in _OBJECTS for row in rows for ch in row.text)
             out.append(_Line("grid", number, raw, rows=rows, objects=objects))
             continue
-        else:
-            out.append(_Line("text", number, stripped))
         run_cells = 0
     return _demote_plain_runs(out)
 
@@ -192,12 +201,14 @@ class _Found:
     rows: list[Row]
     before: _Notes
     after: _Notes = field(default_factory=_Notes)
+    error: LevelFormatError | None = None  # the first fault in its grid lines
 
 
 @dataclass(frozen=True)
 class XsbFile:
     metadata: dict[str, str]  # pack-wide headers (before the first level, then a blank line)
     entries: list[LevelEntry]
+    unreadable: list[Unreadable] = field(default_factory=list)  # levels with faults, in order
 
 
 def _title_text(text: str | None) -> str | None:
@@ -206,7 +217,8 @@ def _title_text(text: str | None) -> str | None:
 
 
 def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
-    """Every level of an XSB file, with the pack's own headers."""
+    """Every level of an XSB file, with the pack's own headers; a level with a fault is
+    left out (in `unreadable`, with its error) and the rest keep their numbers."""
     found: list[_Found] = []
     pack: dict[str, str] = {}
     before = _Notes()
@@ -221,6 +233,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
                 before = _Notes()
                 found.append(grid)
             grid.rows.extend(line.rows)
+            grid.error = grid.error or line.error
             previous = line.kind
             continue
         if grid is not None:
@@ -244,8 +257,16 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
         previous = line.kind
     if not found:
         raise LevelFormatError("no Sokoban level found", source, 1)
-    entries = [_entry(item, index, source) for index, item in enumerate(found, 1)]
-    return XsbFile(pack, entries)
+    entries: list[LevelEntry] = []
+    unreadable: list[Unreadable] = []
+    for index, item in enumerate(found, 1):
+        try:
+            if item.error is not None:
+                raise item.error
+            entries.append(_entry(item, index, source))
+        except LevelFormatError as exc:
+            unreadable.append(Unreadable(index, exc))
+    return XsbFile(pack, entries, unreadable)
 
 
 def _entry(item: _Found, index: int, source: str) -> LevelEntry:
@@ -278,7 +299,17 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
 
 
 def read_xsb(text: str, source: str = "<text>") -> list[LevelEntry]:
-    return parse_xsb(text, source).entries
+    """Every level; the first fault (in file order) spoils the whole file."""
+    parsed = parse_xsb(text, source)
+    if parsed.unreadable:
+        raise parsed.unreadable[0].error
+    return parsed.entries
+
+
+def read_xsb_each(text: str, source: str = "<text>") -> Collection:
+    """The levels that read, and the others with their errors."""
+    parsed = parse_xsb(text, source)
+    return Collection(parsed.entries, parsed.unreadable)
 
 
 def sniff_xsb(text: str) -> bool:

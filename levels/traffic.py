@@ -19,7 +19,7 @@ import re
 
 from fewest.engine.traffic import EXIT, NAME, Goal
 from fewest.levels import pack, traffic_getout, traffic_grid
-from fewest.levels.base import Format, LevelEntry, LevelFormatError
+from fewest.levels.base import Collection, Format, LevelEntry, LevelFormatError, Unreadable
 
 DATABASE = "traffic-database"
 SIZE = 6
@@ -45,34 +45,49 @@ def sniff_database(text: str) -> bool:
 
 
 def read_database(text: str, source: str) -> list[LevelEntry]:
-    entries = []
-    for number, raw in _content_lines(text):
-        match = _LINE.match(raw)
-        if not match or len(match.group(3)) != SIZE * SIZE:
-            raise LevelFormatError(
-                "expected a 36-character board, optionally as `MOVES BOARD CLUSTER`",
-                source, number, len(raw) - len(raw.lstrip()) + 1,
-            )
-        board = match.group(3)
-        first_col = match.start(3) + 1
-        level = traffic_grid.build_level(
-            [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
-            Goal(EXIT, "A"),
-            source,
-            number,
-            lambda r, c: (number, first_col + r * SIZE + c),
-        )
-        moves, cluster = match.group(2), match.group(4)
-        entries.append(
-            LevelEntry(
-                NAME, level, index=len(entries) + 1, par=int(moves) if moves else None,
-                source=source, line=number, format=DATABASE,
-                metadata={"Cluster": cluster} if cluster else {},
-            )
-        )
-    if not entries:
+    """Every board line; the first bad line spoils the whole file."""
+    collection = read_database_each(text, source)
+    if collection.unreadable:
+        raise collection.unreadable[0].error
+    return collection.entries
+
+
+def read_database_each(text: str, source: str) -> Collection:
+    """The board lines that read, and the others with their errors (a line is a level:
+    the rest keep their numbers)."""
+    entries, unreadable = [], []
+    for index, (number, raw) in enumerate(_content_lines(text), 1):
+        try:
+            entries.append(_database_entry(raw, number, index, source))
+        except LevelFormatError as exc:
+            unreadable.append(Unreadable(index, exc))
+    if not entries and not unreadable:
         raise LevelFormatError("no board lines found", source)
-    return entries
+    return Collection(entries, unreadable)
+
+
+def _database_entry(raw: str, number: int, index: int, source: str) -> LevelEntry:
+    match = _LINE.match(raw)
+    if not match or len(match.group(3)) != SIZE * SIZE:
+        raise LevelFormatError(
+            "expected a 36-character board, optionally as `MOVES BOARD CLUSTER`",
+            source, number, len(raw) - len(raw.lstrip()) + 1,
+        )
+    board = match.group(3)
+    first_col = match.start(3) + 1
+    level = traffic_grid.build_level(
+        [board[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+        Goal(EXIT, "A"),
+        source,
+        number,
+        lambda r, c: (number, first_col + r * SIZE + c),
+    )
+    moves, cluster = match.group(2), match.group(4)
+    return LevelEntry(
+        NAME, level, index=index, par=int(moves) if moves else None,
+        source=source, line=number, format=DATABASE,
+        metadata={"Cluster": cluster} if cluster else {},
+    )
 
 
 CODEC = pack.Codec(NAME, traffic_grid.parse_body, traffic_grid.format_body)
@@ -83,7 +98,7 @@ FORMATS: tuple[Format, ...] = (
         traffic_grid.FORMAT_NAME, NAME, (".traffic", ".grid"),
         traffic_grid.sniff, traffic_grid.read, traffic_grid.write,
     ),
-    Format(DATABASE, NAME, (".txt", ".rh"), sniff_database, read_database),
+    Format(DATABASE, NAME, (".txt", ".rh"), sniff_database, read_database, read_each=read_database_each),
     Format(
         traffic_getout.FORMAT_NAME, NAME, (".in",), traffic_getout.sniff, traffic_getout.read,
         contest_answer=traffic_getout.contest_answer,

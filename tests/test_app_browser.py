@@ -94,6 +94,29 @@ async def test_play_file_opens_the_board_and_remembers_the_file(tmp_path):
         assert app.store.recent == []
 
 
+MIXED = "#####\n#@$.#\n#####\n\n######\n#@$..#\n######\n\n######\n#@ $.#\n######\n"
+
+
+async def test_a_file_with_an_unreadable_level_opens_with_the_others_and_says_so(tmp_path):
+    from fewest.levels import read_file_each
+
+    path = tmp_path / "mixed.xsb"
+    path.write_text(MIXED, encoding="utf-8")
+    collection = read_file_each(path)
+    notes = [f"level 2 left out: {collection.unreadable[0].error}"]  # (what `fewest play` passes)
+    app = quiet_app(FewestApp(collection.entries, 1, data_dir=str(tmp_path / "data"), notes=notes))
+    async with app.run_test(size=SIZE) as pilot:
+        board = board_screen(app)
+        assert board.entry.index == 3 and board.entry.source == str(path)
+        assert any("level 2 left out" in n.message and "1 box but 2 goals" in n.message for n in app._notifications)
+        await pilot.press("q")
+        browser = app.screen
+        assert isinstance(browser, BrowserScreen) and browser.current_shelf.path == str(path)
+        assert [str(_table(app).get_row_at(i)[0]) for i in range(_table(app).row_count)] == ["1", "3"]
+        message = str(browser.query_one("#browser-message").render())
+        assert "2 levels" in message and "1 level left out, unreadable: level 2: line 5: 1 box but 2 goals" in message
+
+
 async def test_open_file_refuses_bad_files_with_the_loader_message(tmp_path):
     bad = tmp_path / "bad.xsb"
     bad.write_text("#####\n#@$X#\n#####\n", encoding="utf-8")

@@ -10,7 +10,7 @@ import pytest
 
 from fewest.engine.base import parse_plan, replay
 from fewest.engine.registry import rules_for
-from fewest.levels import read_file
+from fewest.levels import read_file, read_file_each
 from fewest.tui.cli import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
@@ -40,7 +40,7 @@ def run(capsys, *argv):
 
 def assert_replays(record):
     """The printed plan, replayed through the engine, solves the level in `length` moves."""
-    entry = read_file(record["file"])[record["level"] - 1]
+    (entry,) = [e for e in read_file_each(record["file"]).entries if e.index == record["level"]]
     rules = rules_for(record["family"])
     moves = parse_plan(rules, record["plan"])
     assert rules.is_solved(entry.level, replay(rules, entry.level, moves))
@@ -186,6 +186,45 @@ def test_check_reports_errors_and_exits_2(capsys):
     code, out, _ = run(capsys, "check", os.path.join(DATA, "sokoban_bad.in"), os.path.join(DATA, "shift_4.in"))
     assert code == 2
     assert "sokoban_bad.in" in out and "1 shift level" in out
+
+
+MIXED = """Title: good one
+#####
+#@$.#
+#####
+
+Title: counts wrong
+######
+#@$..#
+######
+
+Title: good two
+######
+#@ $.#
+######
+"""
+
+
+def test_a_collection_with_an_unreadable_level_is_checked_solved_and_played_without_it(capsys, tmp_path):
+    path = tmp_path / "mixed.xsb"
+    path.write_text(MIXED, encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 2 and "mixed.xsb: 3 sokoban levels, 1 of them unreadable" in out
+    assert [line.split()[0] for line in out.splitlines()[1:]] == ["1", "2", "3"]
+    assert "   2  error: " in out and "line 7: 1 box but 2 goals" in out and "1 box  good two" in out
+    code, out, err = run(capsys, "solve", "--json", str(path))
+    assert code == 2 and "line 7: 1 box but 2 goals (level 2 left out)" in err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["level"], r["title"], r["length"]) for r in records] == [(1, "good one", 1), (3, "good two", 2)]
+    for record in records:
+        assert_replays(record)
+    code, out, err = run(capsys, "solve", "--level", "3", str(path))
+    assert code == 0 and "#3 'good two' (sokoban): 2 moves, 1 push, optimal" in out and err == ""
+    for command in ("solve", "play"):
+        code, out, err = run(capsys, command, "--level", "2", str(path))
+        assert code == 2 and out == "" and err.strip() == f"fewest: error: {path}, line 7: 1 box but 2 goals"
+        code, out, err = run(capsys, command, "--level", "4", str(path))
+        assert code == 2 and f"no level 4 (the file has 3)" in err
 
 
 def test_installed_command_runs_as_a_process():

@@ -132,6 +132,51 @@ def test_errors_are_located(text, message, line, column):
         assert str(error).startswith(f"bad.xsb, line {line}, col {column}: ")
 
 
+MIXED = """Title: good one
+#####
+#@$.#
+#####
+
+Title: counts wrong
+######
+#@$..#
+######
+
+Title: bad char
+#####
+#@$X.#
+#####
+
+Title: too big
+#@$.#
+""" + "#   #\n" * 2100 + """
+Title: good two
+######
+#@ $.#
+######
+"""
+
+
+def test_a_collection_keeps_its_readable_levels_and_says_which_are_not():
+    from fewest.levels import read_text, read_text_each
+
+    collection = read_text_each(MIXED, "m.xsb")
+    assert [(e.index, e.title, e.line) for e in collection.entries] == [(1, "good one", 2), (5, "good two", 2120)]
+    problems = [(u.index, u.error.line, u.error.column, u.error.message) for u in collection.unreadable]
+    assert problems == [
+        (2, 7, None, "1 box but 2 goals"),
+        (3, 13, 4, "unknown character 'X'"),
+        (4, 18 + 1999, None, "level is larger than 10000 cells"),
+    ]
+    assert all(u.error.file == "m.xsb" for u in collection.unreadable)
+    with pytest.raises(LevelFormatError, match="line 7: 1 box but 2 goals"):
+        read_text(MIXED, "m.xsb")  # (the strict reader: the first fault spoils the file)
+    good = MIXED.split("Title: counts wrong")[0]
+    assert read_text_each(good, "g.xsb").unreadable == [] and len(read_text(good, "g.xsb")) == 1
+    with pytest.raises(LevelFormatError, match="line 3, col 4: unknown character"):
+        read_text_each("Title: bad\n#####\n#@$X.#\n#####\n", "b.xsb")  # (nothing reads)
+
+
 def test_level_too_big_is_refused():
     with pytest.raises(LevelFormatError, match="cells"):
         L.read_xsb("#@$.#\n" + "#   #\n" * 3000)

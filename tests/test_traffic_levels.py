@@ -73,6 +73,16 @@ def test_database_errors_are_located(text, line, col, message):
     assert message in err.message and err.line == line and err.column == col and err.file == "t"
 
 
+def test_database_lines_that_do_not_read_leave_the_others():
+    from fewest.levels import read_text_each
+
+    text = f"3 {board(A=(12, 13), B=(4, 10))} 1\n{board(A=(13, 20))}\n; note\n5 {board(A=(12, 13))} 2\n"
+    collection = read_text_each(text, "db.txt")
+    assert [(e.index, e.par, e.line) for e in collection.entries] == [(1, 3, 1), (3, 5, 4)]
+    ((index, error),) = [(u.index, u.error) for u in collection.unreadable]
+    assert index == 2 and (error.file, error.line, error.column) == ("db.txt", 2, 21) and "bent" in error.message
+
+
 # ----- the grid format ------------------------------------------------------------------
 
 GRID = """; two levels

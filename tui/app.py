@@ -27,7 +27,7 @@ class FewestApp(App):
     ]
 
     def __init__(self, entries: list[LevelEntry] | None = None, start_index: int = 0,
-                 data_dir: str | None = None) -> None:
+                 data_dir: str | None = None, notes: list[str] | None = None) -> None:
         super().__init__()
         self.store = ProgressStore(data_dir)
         self.ascii_only = want_ascii()
@@ -38,6 +38,7 @@ class FewestApp(App):
         self.learn_par = True
         self.entries = [self._absolute(e) for e in entries or []]
         self.start_index = start_index
+        self.notes = list(notes or [])  # what to tell on opening (levels of the file left out)
         if self.entries and os.path.isfile(self.entries[0].source):
             self.store.add_recent(self.entries[0].source)
 
@@ -68,6 +69,9 @@ class FewestApp(App):
                     browser.select_level(source, last)
 
             self.push_screen(BoardScreen(self.entries, index, self.store, title), came_back)
+        if self.notes:
+            self.notify("\n".join(self.notes), title="Levels that could not be read",
+                        severity="warning", timeout=20)
         self.show_store_messages()
         self.set_interval(1.0, self.show_store_messages)
 

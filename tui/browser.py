@@ -178,7 +178,12 @@ class BrowserScreen(Screen):
             self.say(shelf.error)
         elif shelf is not None:
             where = shelf.path or "bundled"
-            self.say(f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}")
+            line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
+            if shelf.left_out:  # (the first of them in full, on the second line)
+                count = len(shelf.left_out)
+                line += f"\n{count} level{'s' if count != 1 else ''} left out, unreadable: {shelf.left_out[0]}"
+                line += f"; {count - 1} more (`fewest check` lists them)" if count > 1 else ""
+            self.say(line)
 
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""

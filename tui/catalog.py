@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
-from fewest.levels.files import read_file
+from fewest.levels.files import read_file_each
 from fewest.tui.progress import ProgressStore
 
 
@@ -25,6 +25,7 @@ class Shelf:
     entries: tuple[LevelEntry, ...]
     path: str | None = None  # set for level files (recent list)
     error: str | None = None
+    left_out: tuple[str, ...] = ()  # levels of the file that could not be read, and why
 
     @property
     def is_file(self) -> bool:
@@ -32,13 +33,21 @@ class Shelf:
 
 
 def load_file_shelf(path: str) -> Shelf:
-    """A file as a shelf; a broken file gives a shelf with `error` set and no entries."""
+    """A file as a shelf; a broken file gives a shelf with `error` set and no entries, a
+    file with some levels that do not read a shelf of the others (`left_out` says which)."""
     title = os.path.basename(path)
     try:
-        entries = read_file(path)
+        collection = read_file_each(path)
     except LevelFormatError as exc:
         return Shelf(None, title, (), path=path, error=str(exc))
-    return Shelf(entries[0].family, title, tuple(entries), path=path)
+    entries = collection.entries
+    left_out = tuple(f"level {u.index}: {_where(u.error)}" for u in collection.unreadable)
+    return Shelf(entries[0].family, title, tuple(entries), path=path, left_out=left_out)
+
+
+def _where(error: LevelFormatError) -> str:
+    """The error without its file's name (the shelf already says which file)."""
+    return str(LevelFormatError(error.message, None, error.line, error.column))
 
 
 def bundled_shelves() -> tuple[list[Shelf], list[str]]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from fewest.levels.base import Collection, Unreadable
 
 FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
 
@@ -79,24 +82,44 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str, family: str | None, level: int | None = None) -> list:
-    from fewest.levels import read_file
+def _load(path: str, family: str | None, level: int | None = None) -> "Collection":
+    """The file's levels that read (only level `level`, when given) and the ones that do
+    not: a Collection. A level asked for by number that does not read is an error."""
+    from fewest.levels import read_file_each
+    from fewest.levels.base import Collection
 
-    entries = read_file(path, family=family)
-    if level is not None:
-        if not 1 <= level <= len(entries):
-            raise UsageError(f"{path}: no level {level} (the file has {len(entries)})")
-        entries = [entries[level - 1]]
-    return entries
+    collection = read_file_each(path, family=family)
+    if level is None:
+        return collection
+    return Collection([collection.entries[_position(collection, level, path)]])
+
+
+def _position(collection: "Collection", level: int, path: str) -> int:
+    """Where level number `level` of the file is among the levels that read."""
+    for problem in collection.unreadable:
+        if problem.index == level:
+            raise problem.error
+    if not collection.unreadable and 1 <= level <= len(collection.entries):
+        return level - 1
+    for position, entry in enumerate(collection.entries):
+        if collection.unreadable and entry.index == level:
+            return position
+    count = len(collection.entries) + len(collection.unreadable)
+    raise UsageError(f"{path}: no level {level} (the file has {count})")
+
+
+def _left_out(problem: "Unreadable") -> str:
+    """An unreadable level, for a list of them: its number and what is wrong where."""
+    return f"level {problem.index} left out: {problem.error}"
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    entries = _load(args.path, args.family)
-    if not 1 <= args.level <= len(entries):
-        raise UsageError(f"{args.path}: no level {args.level} (the file has {len(entries)})")
+    collection = _load(args.path, args.family)
+    start = _position(collection, args.level, args.path)
     from fewest.tui.app import FewestApp
 
-    FewestApp(entries=entries, start_index=args.level - 1).run()
+    notes = [_left_out(problem) for problem in collection.unreadable]
+    FewestApp(entries=collection.entries, start_index=start, notes=notes).run()
     return 0
 
 
@@ -109,22 +132,32 @@ def _run_app() -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from fewest.levels import LevelFormatError
+    from fewest.tui.level_summary import describe
 
     status = 0
     for path in args.paths:
         try:
-            entries = _load(path, args.family)
+            collection = _load(path, args.family)
         except LevelFormatError as exc:
             print(f"error: {exc}")
             status = 2
             continue
-        print(f"{path}: {len(entries)} {entries[0].family} level{'s' if len(entries) != 1 else ''}")
-        for entry in entries:
-            from fewest.tui.level_summary import describe
-
-            par = f", par {entry.par}" if entry.par is not None else ""
-            print(f"  {entry.index:>4}  {describe(entry.level)}{par}  {entry.display_title()}")
+        entries, unreadable = collection.entries, collection.unreadable
+        count = len(entries) + len(unreadable)
+        bad = f", {len(unreadable)} of them unreadable" if unreadable else ""
+        print(f"{path}: {count} {entries[0].family} level{'s' if count != 1 else ''}{bad}")
+        lines = [(entry.index, _described(entry, describe)) for entry in entries]
+        lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
+        for index, text in sorted(lines, key=lambda line: line[0]):
+            print(f"  {index:>4}  {text}")
+        if unreadable:
+            status = 2
     return status
+
+
+def _described(entry, describe: Callable) -> str:
+    par = f", par {entry.par}" if entry.par is not None else ""
+    return f"{describe(entry.level)}{par}  {entry.display_title()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

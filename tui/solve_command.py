@@ -91,8 +91,14 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
     from fewest.solvers import Budget, solve
 
     entries: list[LevelEntry] = []
+    unreadable = []
     for path in args.paths:
-        entries.extend(load(path, args.family, args.level))
+        collection = load(path, args.family, args.level)
+        entries.extend(collection.entries)
+        unreadable.extend(collection.unreadable)
+    # A collection with a flawed level still has its other levels solved; exit 2 says so.
+    for problem in unreadable:
+        print(f"fewest: error: {problem.error} (level {problem.index} left out)", file=sys.stderr, flush=True)
     if args.fmt == "contest":
         for entry in entries:
             if _contest_formatter(entry) is None:
@@ -134,4 +140,4 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
             print(json.dumps(_record(entry, solution, seconds)), flush=True)
         else:
             print(_text(_record(entry, solution, seconds), args.metric), flush=True)
-    return status
+    return 2 if unreadable else status
