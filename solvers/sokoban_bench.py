@@ -29,7 +29,7 @@ GRACE = 10.0  # seconds past the budget before a silent child is killed
 class BenchRow:
     index: int  # 1-based position in the collection
     title: str
-    status: str  # a Status value, or "crashed" / "killed"
+    status: str  # a Status value, or "crashed" / "killed" / "unreadable"
     moves: int | None  # the plan's length when solved
     pushes: int | None
     nodes: int
@@ -38,6 +38,7 @@ class BenchRow:
     expected: tuple[int, int] | None = None  # (first, second) count of the metric from the CSV
     matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
     at_least: int | None = None  # unproven: the metric's first count no plan goes below
+    error: str | None = None  # unreadable: what is wrong with the level, and where
 
     @property
     def proven(self) -> bool:
@@ -67,13 +68,22 @@ class BenchSummary:
         return sum(row.matches is False for row in self.rows)
 
     @property
+    def unreadable(self) -> int:
+        return sum(row.status == "unreadable" for row in self.rows)
+
+    @property
     def median_seconds(self) -> float:
-        return statistics.median(row.seconds for row in self.rows) if self.rows else 0.0
+        times = self._times()
+        return statistics.median(times) if times else 0.0
 
     @property
     def p95_seconds(self) -> float:
-        times = sorted(row.seconds for row in self.rows)
+        times = self._times()
         return times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+
+    def _times(self) -> list[float]:
+        """The levels' times, sorted (not the unreadable ones': nothing was run)."""
+        return sorted(row.seconds for row in self.rows if row.status != "unreadable")
 
 
 def run_collection(
@@ -86,15 +96,25 @@ def run_collection(
     levels: Container[int] | None = None,
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`)."""
-    from fewest.levels import read_file  # the runner is the only user of level files here
+    from fewest.levels import read_file_each  # the runner is the only user of level files here
     from fewest.solvers import sokoban  # noqa: F401  (loaded once here; every forked child shares it)
 
-    entries = read_file(path)
+    # A level that does not read is a row of its own (and not solved): the others still run.
+    collection = read_file_each(path)
+    entries = {entry.index: entry for entry in collection.entries}
+    errors = {problem.index: str(problem.error) for problem in collection.unreadable}
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
     rows = []
-    for number, entry in enumerate(entries, start=1):
+    for number in sorted(entries.keys() | errors.keys()):
         if levels is not None and number not in levels:
             continue
+        if number in errors:
+            row = BenchRow(number, "", "unreadable", None, None, 0, 0.0, 0, error=errors[number])
+            rows.append(row)
+            if on_row is not None:
+                on_row(row)
+            continue
+        entry = entries[number]
         row = _run_one(entry.level, metric, timeout, memory_bytes)
         title = entry.title or str(number)
         want = expected.get(entry.index or number)
@@ -111,6 +131,8 @@ def run_collection(
 
 def format_row(row: BenchRow, metric: str = "moves") -> str:
     """One level's line; an unproven one ends with what its proof got to (in `metric`)."""
+    if row.status == "unreadable":
+        return f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} {row.error}"
     length = "-" if row.moves is None else f"{row.moves}/{row.pushes}"
     check = {None: "", True: " ok", False: f" MISMATCH (expected {row.expected})"}[row.matches]
     if row.first_proven(metric):
@@ -127,6 +149,8 @@ def format_summary(summary: BenchSummary) -> str:
     mismatches = f", {summary.mismatches} mismatched" if summary.mismatches else ""
     if summary.first_proven:
         mismatches += f", {summary.first_proven} more with only the {summary.metric} proven"
+    if summary.unreadable:
+        mismatches += f", {summary.unreadable} unreadable"
     return (
         f"{summary.metric}: {summary.solved}/{len(summary.rows)} proven optimal{mismatches};"
         f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s"

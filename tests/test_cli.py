@@ -264,6 +264,9 @@ def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
     for bad in ("0", "x", "4-2", "1-"):
         code, _, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", bad)
         assert code == 2 and "--levels" in err and "Traceback" not in err
+    levels.write_text(levels.read_text().replace("#@  $.#", "#@ $$.#"))  # (level 3: 2 boxes, 1 goal)
+    code, out, _ = run(capsys, "bench", "sokoban", "--set", str(levels), "--timeout", "10")
+    assert code == 2 and "2/3 proven optimal, 1 unreadable;" in out and "unreadable" in out.splitlines()[3]
 
 
 

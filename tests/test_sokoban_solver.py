@@ -6,6 +6,7 @@ import gc
 import itertools
 import os
 import random
+import statistics
 from functools import partial
 
 import pytest
@@ -554,6 +555,18 @@ def test_bench_runner_reports_each_level_and_checks_the_table(tmp_path):
     assert [(row.moves, row.pushes, row.matches) for row in rows] == [(1, 1, True), (2, 1, False)]
     assert summary.solved == 2 and summary.mismatches == 1 and rows[0].peak_bytes > 0
     assert "2/2 proven optimal, 1 mismatched" in format_summary(summary) and "MISMATCH" in format_row(rows[1])
+
+
+def test_bench_runner_gives_a_level_that_does_not_read_its_own_row_and_runs_the_others(tmp_path):
+    levels = tmp_path / "three.xsb"
+    levels.write_text("#####\n#@$.#\n#####\n\n######\n#@$..#\n######\n\n######\n#@ $.#\n######\n")
+    rows = []
+    summary = run_collection(levels, "moves", 10, rows.append)
+    assert [(row.index, row.status, row.moves) for row in rows] == [(1, "optimal", 1), (2, "unreadable", None), (3, "optimal", 2)]
+    assert format_row(rows[1]).endswith(f"unreadable {levels}, line 5: 1 box but 2 goals")
+    assert "2/3 proven optimal, 1 unreadable;" in format_summary(summary)
+    assert summary.median_seconds == statistics.median([rows[0].seconds, rows[2].seconds])
+    assert [row.index for row in run_collection(levels, "moves", 10, levels={2, 3}).rows] == [2, 3]
 
 
 def test_a_bench_row_out_of_budget_ends_with_what_the_proof_reached():

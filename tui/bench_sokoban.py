@@ -20,7 +20,8 @@ def run_collection_bench(
         levels=chosen,
     )
     print(format_summary(summary))
-    return 1 if summary.mismatches else 0
+    # a wrong count first; then bad input (levels that did not read, each named in its row)
+    return 1 if summary.mismatches else 2 if summary.unreadable else 0
 
 
 def level_numbers(text: str) -> set[int]:
