@@ -227,6 +227,19 @@ def test_a_collection_with_an_unreadable_level_is_checked_solved_and_played_with
         assert code == 2 and f"no level 4 (the file has 3)" in err
 
 
+def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_does(tmp_path, monkeypatch):
+    from fewest.tui import app
+
+    opened = []
+    monkeypatch.setattr(app.FewestApp, "run", lambda self: opened.append((self.entries, self.start_index, self.notes)))
+    path = tmp_path / "mixed.xsb"
+    path.write_text(MIXED.split("\n\n", 1)[1], encoding="utf-8")  # (counts wrong, then good two)
+    assert main(["play", str(path)]) == 0
+    ((entries, start, notes),) = opened
+    assert [e.index for e in entries] == [2] and start == 0
+    assert notes == [f"level 1 left out: {path}, line 2: 1 box but 2 goals"]  # (line 1: its title)
+
+
 def test_installed_command_runs_as_a_process():
     command = shutil.which("fewest")
     argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]

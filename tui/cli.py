@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open a level file in the app")
     play.add_argument("path", metavar="PATH")
-    play.add_argument("--level", type=int, default=1, metavar="N", help="1-based level number")
+    play.add_argument("--level", type=int, metavar="N",
+                      help="1-based level number (default: the file's first level that reads)")
     play.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
 
     solve = sub.add_parser("solve", help="print shortest plans for every level of the files")
@@ -115,7 +116,7 @@ def _left_out(problem: "Unreadable") -> str:
 
 def _run_play(args: argparse.Namespace) -> int:
     collection = _load(args.path, args.family)
-    start = _position(collection, args.level, args.path)
+    start = 0 if args.level is None else _position(collection, args.level, args.path)
     from fewest.tui.app import FewestApp
 
     notes = [_left_out(problem) for problem in collection.unreadable]
