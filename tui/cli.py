@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
-    from fewest.levels.base import Collection, Unreadable
+    from fewest.levels.base import Collection, LevelEntry, Unreadable
 
 FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
 
@@ -100,13 +100,12 @@ def _position(collection: "Collection", level: int, path: str) -> int:
     for problem in collection.unreadable:
         if problem.index == level:
             raise problem.error
-    if not collection.unreadable and 1 <= level <= len(collection.entries):
-        return level - 1
-    for position, entry in enumerate(collection.entries):
-        if collection.unreadable and entry.index == level:
-            return position
     count = len(collection.entries) + len(collection.unreadable)
-    raise UsageError(f"{path}: no level {level} (the file has {count})")
+    # (with none left out, the levels are the file's in order, whatever their readers number)
+    numbers = [entry.index for entry in collection.entries] if collection.unreadable else range(1, count + 1)
+    if level not in numbers:
+        raise UsageError(f"{path}: no level {level} (the file has {count})")
+    return list(numbers).index(level)
 
 
 def _left_out(problem: "Unreadable") -> str:
@@ -133,7 +132,6 @@ def _run_app() -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from fewest.levels import LevelFormatError
-    from fewest.tui.level_summary import describe
 
     status = 0
     for path in args.paths:
@@ -147,7 +145,7 @@ def _run_check(args: argparse.Namespace) -> int:
         count = len(entries) + len(unreadable)
         bad = f", {len(unreadable)} of them unreadable" if unreadable else ""
         print(f"{path}: {count} {entries[0].family} level{'s' if count != 1 else ''}{bad}")
-        lines = [(entry.index, _described(entry, describe)) for entry in entries]
+        lines = [(entry.index, _described(entry)) for entry in entries]
         lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
         for index, text in sorted(lines, key=lambda line: line[0]):
             print(f"  {index:>4}  {text}")
@@ -156,7 +154,10 @@ def _run_check(args: argparse.Namespace) -> int:
     return status
 
 
-def _described(entry, describe: Callable) -> str:
+def _described(entry: "LevelEntry") -> str:
+    """A level's line in `check`: size and contents, par, title."""
+    from fewest.tui.level_summary import describe
+
     par = f", par {entry.par}" if entry.par is not None else ""
     return f"{describe(entry.level)}{par}  {entry.display_title()}"
 
