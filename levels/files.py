@@ -97,12 +97,24 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
             data = handle.read()
     except OSError as exc:
         raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
+    return read_text_each(_decoded(data, source), source, family)
+
+
+def _decoded(data: bytes, source: str) -> str:
+    """The file's text: UTF-8, UTF-16 with its byte-order mark, or else Windows-1252, as
+    older collections are (the grids are ASCII in all of them; a title keeps its accents)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    if b"\0" in data:
+        line = data[: data.index(b"\0")].count(b"\n") + 1
+        raise LevelFormatError("not a text file (it has NUL bytes)", source, line)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise LevelFormatError("not a text file (invalid UTF-8)", source, line) from None
-    return read_text_each(text, source, family)
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def write_entries(entries: Sequence[LevelEntry], family: str | None = None) -> str:

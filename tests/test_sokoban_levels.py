@@ -177,6 +177,20 @@ def test_a_collection_keeps_its_readable_levels_and_says_which_are_not():
         read_text_each("Title: bad\n#####\n#@$X.#\n#####\n", "b.xsb")  # (nothing reads)
 
 
+def test_files_in_older_encodings_read_and_binary_ones_do_not(tmp_path):
+    from fewest.levels import read_file
+
+    text = "Title: S\u00e9quence \u2013 1\n#####\n#@$.#\n#####\n"
+    for name, data in (("cp1252.xsb", text.encode("cp1252")), ("utf16.xsb", text.encode("utf-16")),
+                       ("utf8.xsb", text.encode("utf-8"))):
+        (tmp_path / name).write_bytes(data)
+        (entry,) = read_file(tmp_path / name)
+        assert entry.title == "S\u00e9quence \u2013 1" and entry.level.boxes
+    (tmp_path / "binary.xsb").write_bytes(b"#####\n#@$.#\n\x00\x01\x02")
+    with pytest.raises(LevelFormatError, match="binary.xsb, line 3: not a text file"):
+        read_file(tmp_path / "binary.xsb")
+
+
 def test_level_too_big_is_refused():
     with pytest.raises(LevelFormatError, match="cells"):
         L.read_xsb("#@$.#\n" + "#   #\n" * 3000)
