@@ -73,6 +73,15 @@ class Unreadable:
     error: LevelFormatError
 
 
+class NoLevelReads(LevelFormatError):
+    """No level of a collection reads: the first one's error, and all of them."""
+
+    def __init__(self, unreadable: "list[Unreadable]") -> None:
+        first = unreadable[0].error
+        super().__init__(first.message, first.file, first.line, first.column)
+        self.unreadable = unreadable
+
+
 @dataclass(frozen=True)
 class Collection:
     """What a level file holds: the levels that read, and the ones that did not."""

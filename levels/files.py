@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from fewest.levels.base import MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, Unreadable
+from fewest.levels.base import (
+    MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, NoLevelReads, Unreadable,
+)
 from fewest.levels.registry import FORMATS
 
 
@@ -70,7 +72,7 @@ def read_text_each(text: str, source: str = "<text>", family: str | None = None)
     unreadable = [Unreadable(u.index, u.error.located(source)) for u in collection.unreadable]
     if not collection.entries:
         if unreadable:
-            raise unreadable[0].error
+            raise NoLevelReads(unreadable)
         raise LevelFormatError("no levels found", source)
     return Collection(collection.entries, unreadable)
 

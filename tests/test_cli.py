@@ -227,6 +227,19 @@ def test_a_collection_with_an_unreadable_level_is_checked_solved_and_played_with
         assert code == 2 and f"no level 4 (the file has 3)" in err
 
 
+def test_check_lists_every_error_of_a_collection_none_of_whose_levels_read(capsys, tmp_path):
+    path = tmp_path / "bad.xsb"
+    path.write_text("#####\n#@$X#\n#####\n\n####\n#@$#\n####\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 2 and out.splitlines() == [
+        f"{path}: 2 levels, all of them unreadable",
+        f"     1  error: {path}, line 2, col 4: unknown character 'X'",
+        f"     2  error: {path}, line 5: 1 box but 0 goals",
+    ]
+    code, _, err = run(capsys, "solve", str(path))
+    assert code == 2 and err == f"fewest: error: {path}, line 2, col 4: unknown character 'X'\n"
+
+
 def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_does(tmp_path, monkeypatch):
     from fewest.tui import app
 

@@ -132,19 +132,23 @@ def _run_app() -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     from fewest.levels import LevelFormatError
+    from fewest.levels.base import Collection, NoLevelReads
 
     status = 0
     for path in args.paths:
         try:
             collection = _load(path, args.family)
+        except NoLevelReads as exc:  # (every level's error, not the first one's only)
+            collection = Collection([], exc.unreadable)
         except LevelFormatError as exc:
             print(f"error: {exc}")
             status = 2
             continue
         entries, unreadable = collection.entries, collection.unreadable
         count = len(entries) + len(unreadable)
-        bad = f", {len(unreadable)} of them unreadable" if unreadable else ""
-        print(f"{path}: {count} {entries[0].family} level{'s' if count != 1 else ''}{bad}")
+        what = f"{entries[0].family} level" if entries else "level"
+        bad = f", {'all' if not entries else len(unreadable)} of them unreadable" if unreadable else ""
+        print(f"{path}: {count} {what}{'s' if count != 1 else ''}{bad}")
         lines = [(entry.index, _described(entry)) for entry in entries]
         lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
         for index, text in sorted(lines, key=lambda line: line[0]):
