@@ -20,7 +20,8 @@ Conventions the reader follows (collections differ, so it is lenient):
 - Headers and a plain text line directly after a grid (no blank line in between)
   belong to that level; otherwise they belong to the next level.
 - The title is the `Title:` header, else a plain text line next to the level,
-  else a single-line `;` comment before it (`; 12` or `;screen.01`).
+  else a single-line `;` comment before it (`; 12` or `;screen.01`), else one
+  right under its grid and followed by a blank line (`; MINICOSMOS 01`).
 - `Key:` with nothing after it, closed later by a `Key-End:` line, is a
   multi-line value (collections use `Comment:` ... `Comment-End:`).
 - Any other `Key: value` is kept in the entry's metadata.
@@ -225,8 +226,13 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     grid: _Found | None = None
     last: _Found | None = None  # the level whose trailing lines we are reading
     comment_lines = 0
+    trailing: _Found | None = None  # the level a comment line came right under
     previous = "blank"
     for line in _classify(text, source):
+        if line.kind != "comment":
+            if line.kind == "blank":
+                _name_from_below(trailing, before, previous, comment_lines)
+            trailing = None
         if line.kind == "grid":
             if grid is None:
                 grid = _Found([], before)
@@ -244,6 +250,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
                 pack.update((key, value) for key, value, _ in before.headers)
                 before.headers = []
         elif line.kind == "comment":
+            trailing = last if previous == "grid" else trailing
             last = None
             comment_lines = comment_lines + 1 if previous == "comment" else 1
             before.comment = line.text if comment_lines == 1 else None
@@ -255,6 +262,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
         else:
             before.text = _title_text(line.text) or before.text
         previous = line.kind
+    _name_from_below(trailing, before, previous, comment_lines)
     if not found:
         raise LevelFormatError("no Sokoban level found", source, 1)
     entries: list[LevelEntry] = []
@@ -269,10 +277,18 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     return XsbFile(pack, entries, unreadable)
 
 
+def _name_from_below(level: _Found | None, before: _Notes, previous: str, comment_lines: int) -> None:
+    """A single comment line right under a level's grid, then a blank line (or the end),
+    names that level (`; MINICOSMOS 01` after its level), not the next one."""
+    if level is not None and previous == "comment" and comment_lines == 1:
+        level.after.comment, before.comment = before.comment, None
+
+
 def _entry(item: _Found, index: int, source: str) -> LevelEntry:
     level = build_level(item.rows, XSB_LEGEND, source)
     title = (
-        _title_text(item.after.text) or _title_text(item.before.text) or item.before.comment or ""
+        _title_text(item.after.text) or _title_text(item.before.text) or item.before.comment
+        or item.after.comment or ""
     )
     par: int | None = None
     metadata: dict[str, str] = {}

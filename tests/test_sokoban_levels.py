@@ -86,6 +86,18 @@ def test_text_line_after_a_grid_names_it_and_comments_name_the_next():
     assert [e.title for e in L.read_xsb(text)] == ["First one", "2"]
 
 
+def test_a_comment_right_under_a_grid_then_a_blank_line_names_that_level():
+    room = "####\n#@$.#\n####\n"
+    under = f"{room}; MINI 01\n\n{room}; MINI 02\n\n{room}; MINI 03"  # (and the end of the file)
+    assert [e.title for e in L.read_xsb(under)] == ["MINI 01", "MINI 02", "MINI 03"]
+    over = f"; 1\n{room}; 2\n{room}\n; 3\n\n{room}"  # (none with a blank line under it)
+    assert [e.title for e in L.read_xsb(over)] == ["1", "2", "3"]
+    both = f"; A\n\n{room}; a note\n\n; B\n{room}"  # (a name over the grid comes first)
+    assert [e.title for e in L.read_xsb(both)] == ["A", "B"]
+    two = f"{room}; one\n; two\n\n{room}"  # (two comment lines are a note, not a name)
+    assert [e.title for e in L.read_xsb(two)] == ["", ""]
+
+
 def test_leading_header_block_describes_the_pack():
     parsed = L.parse_xsb("; c\nTitle: The pack\nAuthor: Me\n\nTitle: A\n####\n#@$.#\n####\n")
     assert parsed.metadata == {"Title": "The pack", "Author": "Me"}
