@@ -253,6 +253,18 @@ def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_doe
     assert notes == [f"level 1 left out: {path}, line 2: 1 box but 2 goals"]  # (line 1: its title)
 
 
+def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tmp_path):
+    command = shutil.which("fewest")
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    many = tmp_path / "many.xsb"
+    many.write_text("".join(f"; {n}\n#####\n#@$.#\n#####\n\n" for n in range(1, 3001)), encoding="utf-8")
+    reader = subprocess.Popen(["head", "-n", "2"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run(argv + ["check", str(many)], stdout=reader.stdin, stderr=subprocess.PIPE, text=True, timeout=60)
+    reader.stdin.close()
+    reader.wait(timeout=10)
+    assert done.returncode == 1 and done.stderr == ""
+
+
 def test_installed_command_runs_as_a_process():
     command = shutil.which("fewest")
     argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]

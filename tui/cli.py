@@ -8,6 +8,7 @@ Imports stay lazy so `fewest solve` starts fast and never loads Textual.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -195,7 +196,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    try:
+        code = main()
+        sys.stdout.flush()  # (a closed pipe shows here, not at exit)
+    except BrokenPipeError:
+        # The reader went away (`fewest check FILE | head`): stop quietly, no traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)
 
 
 if __name__ == "__main__":
