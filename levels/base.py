@@ -89,6 +89,12 @@ class Collection:
     entries: list[LevelEntry]
     unreadable: list[Unreadable] = field(default_factory=list)
 
+    def strict(self) -> list[LevelEntry]:
+        """The levels, when every one reads; else the first fault's error (in file order)."""
+        if self.unreadable:
+            raise self.unreadable[0].error
+        return self.entries
+
 
 @dataclass(frozen=True)
 class Format:

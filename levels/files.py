@@ -44,10 +44,7 @@ def detect(text: str, source: str, family: str | None = None) -> Format:
 
 def read_text(text: str, source: str = "<text>", family: str | None = None) -> list[LevelEntry]:
     """Every level in `text`; LevelFormatError for the first fault anywhere in it."""
-    collection = read_text_each(text, source, family)
-    if collection.unreadable:
-        raise collection.unreadable[0].error
-    return collection.entries
+    return read_text_each(text, source, family).strict()
 
 
 def read_text_each(text: str, source: str = "<text>", family: str | None = None) -> Collection:
@@ -79,10 +76,7 @@ def read_text_each(text: str, source: str = "<text>", family: str | None = None)
 
 def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelEntry]:
     """Every level in the file; LevelFormatError (naming the file) for anything wrong."""
-    collection = read_file_each(path, family)
-    if collection.unreadable:
-        raise collection.unreadable[0].error
-    return collection.entries
+    return read_file_each(path, family).strict()
 
 
 def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collection:

@@ -316,10 +316,7 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
 
 def read_xsb(text: str, source: str = "<text>") -> list[LevelEntry]:
     """Every level; the first fault (in file order) spoils the whole file."""
-    parsed = parse_xsb(text, source)
-    if parsed.unreadable:
-        raise parsed.unreadable[0].error
-    return parsed.entries
+    return read_xsb_each(text, source).strict()
 
 
 def read_xsb_each(text: str, source: str = "<text>") -> Collection:

@@ -46,10 +46,7 @@ def sniff_database(text: str) -> bool:
 
 def read_database(text: str, source: str) -> list[LevelEntry]:
     """Every board line; the first bad line spoils the whole file."""
-    collection = read_database_each(text, source)
-    if collection.unreadable:
-        raise collection.unreadable[0].error
-    return collection.entries
+    return read_database_each(text, source).strict()
 
 
 def read_database_each(text: str, source: str) -> Collection:
