@@ -10,7 +10,8 @@ def _family(level: Any) -> str:
     return getattr(sys.modules[type(level).__module__], "NAME", "?")
 
 
-def _count(number: int, one: str, many: str) -> str:
+def counted(number: int, one: str, many: str) -> str:
+    """`1 box`, `3 boxes`: the number and the word for it."""
     return f"{number} {one if number == 1 else many}"
 
 
@@ -18,15 +19,15 @@ def describe(level: Any) -> str:
     """Size and contents in a few words, e.g. `7x9 sokoban, 3 boxes`."""
     family = _family(level)
     if family == "sokoban":
-        return f"{level.width}x{level.height} sokoban, {_count(len(level.boxes), 'box', 'boxes')}"
+        return f"{level.width}x{level.height} sokoban, {counted(len(level.boxes), 'box', 'boxes')}"
     if family == "traffic":
         kind, target = level.goal
         goal = f"exit {target}" if kind == "exit" else f"clear row {target}"
-        return f"{level.n}x{level.n} traffic, {_count(len(level.cars), 'car', 'cars')}, {goal}"
+        return f"{level.n}x{level.n} traffic, {counted(len(level.cars), 'car', 'cars')}, {goal}"
     if family == "rotation":
         return "rotation board"
     if family == "shift":
-        return f"{level.rows}x{level.cols} shift, {_count(bin(level.start).count('1'), 'piece', 'pieces')}"
+        return f"{level.rows}x{level.cols} shift, {counted(bin(level.start).count('1'), 'piece', 'pieces')}"
     if family == "password":
         return f"{level.rows}x{level.cols} password"
     return family

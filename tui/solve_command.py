@@ -14,6 +14,7 @@ from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
 from fewest.levels.registry import FORMATS
 from fewest.solvers.solution import Status
+from fewest.tui.level_summary import counted
 
 
 def _contest_formatter(entry: LevelEntry) -> Callable[[LevelEntry, Any], str] | None:
@@ -45,13 +46,6 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
     return record
 
 
-def _count(number: int, word: str) -> str:
-    """"1 move", "3 moves", "1 push", "0 pushes"."""
-    if number == 1:
-        return f"1 {word}"
-    return f"{number} {word}{'es' if word.endswith('sh') else 's'}"
-
-
 def _text(record: dict, metric: str) -> str:
     head = f"{record['file']} #{record['level']}"
     if record["title"]:
@@ -63,9 +57,9 @@ def _text(record: dict, metric: str) -> str:
     if record["length"] is None:
         what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
         return f"{head}: {what} [{record['seconds']:.3f} s]"
-    facts = [_count(record["length"], "move")]
+    facts = [counted(record["length"], "move", "moves")]
     if "pushes" in record:
-        facts.append(_count(record["pushes"], "push"))
+        facts.append(counted(record["pushes"], "push", "pushes"))
     if "digit" in record:
         facts.append(f"digit {record['digit']}")
     first = record.get("pushes") if metric == "pushes" else record["length"]
