@@ -110,19 +110,15 @@ def run_collection(
             continue
         if number in errors:
             row = BenchRow(number, "", "unreadable", None, None, 0, 0.0, 0, error=errors[number])
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
-            continue
-        entry = entries[number]
-        row = _run_one(entry.level, metric, timeout, memory_bytes)
-        title = entry.title or str(number)
-        want = expected.get(entry.index or number)
-        matches = None
-        if want is not None and row.proven:
-            got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
-            matches = all(w is None or w == g for w, g in zip(want, got))
-        row = replace(row, index=number, title=title, expected=want, matches=matches)
+        else:
+            entry = entries[number]
+            row = _run_one(entry.level, metric, timeout, memory_bytes)
+            want = expected.get(number)
+            matches = None
+            if want is not None and row.proven:
+                got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
+                matches = all(w is None or w == g for w, g in zip(want, got))
+            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches)
         rows.append(row)
         if on_row is not None:
             on_row(row)
