@@ -128,14 +128,11 @@ class PackedPullTable:
         # the solved positions (layer 0): every region of the floor around the goals
         goals = board.goals
         keys, regions = [], []
-        free = floor & ~goals
-        while free:
-            region = board.reach((free & -free).bit_length() - 1, free)
+        for region in board.parts(floor & ~goals):
             key = self._key(goals, self._number(goals), region)
             if key not in keys:  # (on a symmetric board, regions may be images)
                 keys.append(key)
                 regions.append(self._split(region)[:, 0])
-            free &= ~region
         count = len(keys)
         packed = sum(self._live_bit[cell - base] for cell in cells_of(goals))
         # the layer being pulled from, in pieces: (packed boxes, box words, region words)
