@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 from fewest.levels.base import LevelEntry
 from fewest.tui.catalog import Shelf, build_catalog, families_in, load_file_shelf, next_unsolved, par_of
 from fewest.tui.frontends import family_title
+from fewest.tui.level_summary import counted
 from fewest.tui.progress import ProgressStore
 
 # The pack tree's width (app.tcss holds the narrow one): wider from WIDE_SCREEN columns on,
@@ -181,7 +182,7 @@ class BrowserScreen(Screen):
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
             if shelf.left_out:  # (the first of them in full, on the second line)
                 count = len(shelf.left_out)
-                line += f"\n{count} level{'s' if count != 1 else ''} left out, unreadable: {shelf.left_out[0]}"
+                line += f"\n{counted(count, 'level', 'levels')} left out, unreadable: {shelf.left_out[0]}"
                 line += f"; {count - 1} more (`fewest check` lists them)" if count > 1 else ""
             self.say(line)
 

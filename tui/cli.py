@@ -134,6 +134,7 @@ def _run_app() -> int:
 def _run_check(args: argparse.Namespace) -> int:
     from fewest.levels import LevelFormatError
     from fewest.levels.base import Collection, NoLevelReads
+    from fewest.tui.level_summary import counted
 
     status = 0
     for path in args.paths:
@@ -149,7 +150,7 @@ def _run_check(args: argparse.Namespace) -> int:
         count = len(entries) + len(unreadable)
         what = f"{entries[0].family} level" if entries else "level"
         bad = f", {'all' if not entries else len(unreadable)} of them unreadable" if unreadable else ""
-        print(f"{path}: {count} {what}{'s' if count != 1 else ''}{bad}")
+        print(f"{path}: {counted(count, what, what + 's')}{bad}")
         lines = [(entry.index, _described(entry)) for entry in entries]
         lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
         for index, text in sorted(lines, key=lambda line: line[0]):
