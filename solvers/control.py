@@ -59,6 +59,8 @@ class Control:
         self.stored = 0
         self.bound: int | None = None
         self.bytes_per_entry = 200  # a search sets its own estimate of one stored state
+        # or, better, a count of the bytes it holds now (it must set it back to None when done)
+        self.measure_memory: Callable[[], int] | None = None
         # the time a search will take to let go of its tables once stopped (it stops that much
         # sooner, so that its answer still comes within the time budget)
         self.release_seconds = 0.0
@@ -86,11 +88,17 @@ class Control:
             raise Stopped("time")
         if budget.nodes is not None and self.expanded > budget.nodes:
             raise Stopped("nodes")
-        if budget.memory_bytes is not None and self.stored * self.bytes_per_entry > budget.memory_bytes:
+        if budget.memory_bytes is not None and self.memory_used() > budget.memory_bytes:
             raise Stopped("memory")
         if self.on_progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
             self.on_progress(self.progress())
+
+    def memory_used(self) -> int:
+        """The search's own estimate of the bytes it holds."""
+        if self.measure_memory is not None:
+            return self.measure_memory()
+        return self.stored * self.bytes_per_entry
 
     def progress(self) -> Progress:
         return Progress(self.expanded, self.stored, self.bound, self.seconds)

@@ -36,13 +36,16 @@ from dataclasses import replace
 from typing import Callable, Iterator
 
 from fewest.solvers.control import Control, Stopped, collector_paused
+from fewest.solvers.held_bytes import dict_bytes, int_bytes
 from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of, pushable_to
 from fewest.solvers.sokoban_deadlock import frozen_group
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import Tables
 
 DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board)
-BYTES_PER_STATE = 130  # measured 105-140 (peak RSS over states): a dict entry, its int key and value, list slots
+VALUE_BYTES = 32  # a stored value's int object
+LIST_SLOT_BYTES = 9  # a state's place in a layer's list (with the list's spare room)
+INSERTS_AHEAD = 2 * len(DIRECTIONS) * Control.CHECK_EVERY  # the most a side may add between memory checks, twice over
 UNBUDGETED_BYTES = 1 << 30  # where it stops when the caller set no memory budget
 
 
@@ -61,6 +64,7 @@ def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tu
         reason = stop.reason  # leaving this block frees the traceback and both sides' states
     finally:
         control.budget = whole
+        control.measure_memory = None
     raise Stopped(reason) from None
 
 
@@ -74,7 +78,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     backward = {key((board.goals << shift) | cell): 0 for cell in cells_of(board.floor & ~board.goals)}
     if key(start) in backward:
         return "", 0, 0
-    control.bytes_per_entry = BYTES_PER_STATE
+    control.measure_memory = _held_bytes(forward, backward, int_bytes(start) + VALUE_BYTES + LIST_SLOT_BYTES)
     reachable = pushable_to(board, boxes)
     if symmetry is not None:
         for image in symmetry.images(reachable):
@@ -104,6 +108,17 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
             steps += _to_the_end(backward, key, middle, _packed(shift, forward_steps))
             return _replay(board, shift, key, start, steps, forward_steps)
     return None
+
+
+def _held_bytes(forward: dict, backward: dict, per_state: int) -> Callable[[], int]:
+    """The bytes both sides hold: each state's objects, and the two hash tables as CPython
+    sizes and grows them."""
+
+    def held() -> int:
+        states = len(forward) + len(backward)
+        return states * per_state + dict_bytes(forward, INSERTS_AHEAD) + dict_bytes(backward, INSERTS_AHEAD)
+
+    return held
 
 
 def _keyer(symmetry: Symmetry | None, shift: int) -> Callable[[int], int]:

@@ -3,6 +3,7 @@ Dijkstra over single steps, the proven Microban counts, its hand-over to the pus
 when its share of the budget runs out, and its stops. Every plan is replayed."""
 
 import random
+import tracemalloc
 
 import pytest
 
@@ -82,7 +83,7 @@ def test_it_stops_on_the_budget_and_on_cancel():
     with pytest.raises(Stopped, match="nodes"):
         meet(lvl, Control(Budget(nodes=1000)))
     with pytest.raises(Stopped, match="memory"):
-        meet(lvl, Control(Budget(memory_bytes=100 * sokoban_meet.BYTES_PER_STATE)))
+        meet(lvl, Control(Budget(memory_bytes=20_000)))
     calls = []
     control = Control(should_stop=lambda: bool(calls.append(1)) or len(calls) > 1)
     with pytest.raises(Stopped, match="cancelled"):
@@ -90,9 +91,37 @@ def test_it_stops_on_the_budget_and_on_cancel():
     assert control.expanded < 2000
 
 
+@pytest.mark.parametrize("budget", [4_500_000, 8_000_000])  # (where a resize comes near the end)
+def test_what_it_allocates_stays_within_its_memory_budget(budget):
+    """Its count covers each state's objects and both hash tables, including the doubled
+    table a dict adds (with the old one still held) when it grows. (Measured from its
+    first memory check, after the symmetry's fixed tables of about 1.3 MB.)"""
+    lvl, _ = microban(93)[92]
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    control = Control(Budget(memory_bytes=budget))
+    first = []
+    check = control.check
+
+    def measured_check():
+        if not first:
+            first.append(tracemalloc.get_traced_memory()[0])
+        check()
+
+    control.check = measured_check
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stopped, match="memory"):
+            meet_search(tables, *search_position(board, S.initial_state(lvl)), control)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert budget * 0.5 < peak - first[0] <= budget
+
+
 def test_without_a_memory_budget_it_stops_at_its_own_cap(monkeypatch):
     lvl, _ = microban(66)[65]
-    monkeypatch.setattr(sokoban_meet, "UNBUDGETED_BYTES", 500 * sokoban_meet.BYTES_PER_STATE)
+    monkeypatch.setattr(sokoban_meet, "UNBUDGETED_BYTES", 60_000)
     control = Control()
     with pytest.raises(Stopped, match="memory"):
         meet(lvl, control)
