@@ -37,6 +37,10 @@ Pruning never loses an optimal plan:
   the player is shut out of a corral that must change and whose boxes can
   only be pushed into it, only those pushes are made (a plan with the fewest
   pushes is kept, not always one with the fewest moves among them);
+- dead-end corridors (sokoban_tunnels.py): a box just inside the mouth of a
+  straight one-wide corridor with more goals than boxes, the player behind it,
+  is pushed on deeper and nothing else is tried (no plan is lost, under
+  either metric: the reordering argument is in that module);
 - dominance: a node is not expanded (nor stored, when the other player cell
   is one free step away) when the same boxes were reached with the player
   elsewhere in the same region so much cheaper that walking over costs no
@@ -63,6 +67,7 @@ from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_room import room_bounds_within
 from fewest.solvers.sokoban_symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban_tables import UNREACHABLE, Tables, side_row, with_walls
+from fewest.solvers.sokoban_tunnels import Tunnels
 from fewest.solvers.sokoban_walk_bound import WalkBound
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
@@ -149,6 +154,8 @@ def _search(
     # expansions with it, 1.40M without, each ~5% dearer (Microban #123: 51,335 in 5.3 s
     # against 5.1 s).
     walk_bound = WalkBound(board, tables.live) if walk_first else None
+    tunnels = Tunnels(board)
+    corridor_push = None
     lift = (MAJOR + 1) * weight  # what one push left adds to f
     shift = board.size.bit_length()
     player_bits = (1 << shift) - 1
@@ -380,7 +387,11 @@ def _search(
                 candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
-        if pushes_only:
+        if tunnels.cells:
+            corridor_push = tunnels.forced(boxes, player, candidates)
+            if corridor_push is not None:  # (a box into a dead-end corridor: on it goes, nothing else)
+                candidates = corridor_push
+        if pushes_only and corridor_push is None:
             inward = corral_pushes(board, boxes, seen, walls.live, stuck)
             if inward is not None:  # (the pushes into a PI-corral: the others can wait)
                 candidates = inward
