@@ -1,4 +1,4 @@
-"""Dead-end tunnels (solvers/sokoban_tunnels.py): which cells they are, and that forcing
+"""Dead-end corridors (solvers/sokoban_tunnels.py): which cells they are, and that forcing
 the push deeper loses no plan under either metric, against an independent Dijkstra over
 single steps on rooms where the rule fires. Every plan is replayed."""
 
