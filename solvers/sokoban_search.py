@@ -155,7 +155,6 @@ def _search(
     # against 5.1 s).
     walk_bound = WalkBound(board, tables.live) if walk_first else None
     tunnels = Tunnels(board)
-    corridor_push = None
     lift = (MAJOR + 1) * weight  # what one push left adds to f
     shift = board.size.bit_length()
     player_bits = (1 << shift) - 1
@@ -387,11 +386,10 @@ def _search(
                 candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
         if not candidates:
             continue
-        if tunnels.cells:
-            corridor_push = tunnels.forced(boxes, player, candidates)
-            if corridor_push is not None:  # (a box into a dead-end corridor: on it goes, nothing else)
-                candidates = corridor_push
-        if pushes_only and corridor_push is None:
+        corridor_push = tunnels.forced(boxes, player, candidates) if tunnels.cells else None
+        if corridor_push is not None:  # (a box into a dead-end corridor: on it goes, nothing else)
+            candidates = corridor_push
+        elif pushes_only:
             inward = corral_pushes(board, boxes, seen, walls.live, stuck)
             if inward is not None:  # (the pushes into a PI-corral: the others can wait)
                 candidates = inward

@@ -37,7 +37,7 @@ class Tunnels:
     def __init__(self, board: Board) -> None:
         self.goals = board.goals
         self.corridors: list[dict[int, int]] = [_corridors(board, d) for d in range(4)]
-        self.cells = 0  # every first cell, any direction (the quick test)
+        self.cells = 0  # every first cell, any direction (whether to ask at all)
         for found in self.corridors:
             for cell in found:
                 self.cells |= 1 << cell
@@ -47,10 +47,9 @@ class Tunnels:
         next to the player stands at the mouth of a dead-end corridor with more goals than boxes."""
         for d, step, movable in candidates:
             cell = player + step
-            if (movable >> cell) & 1 and (self.cells >> cell) & 1:
-                corridor = self.corridors[d].get(cell)
-                if corridor is not None and (self.goals & corridor).bit_count() > (boxes & corridor).bit_count():
-                    return [(d, step, 1 << cell)]
+            corridor = self.corridors[d].get(cell) if (movable >> cell) & 1 else None
+            if corridor is not None and (self.goals & corridor).bit_count() > (boxes & corridor).bit_count():
+                return [(d, step, 1 << cell)]
         return None
 
 
