@@ -39,6 +39,7 @@ from fewest.solvers.control import Control, Stopped, collector_paused
 from fewest.solvers.held_bytes import dict_bytes, int_bytes
 from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of, pushable_to
 from fewest.solvers.sokoban_deadlock import frozen_group
+from fewest.solvers.sokoban_meet_packed import Packing, Side, meet_packed
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import Tables
 
@@ -70,8 +71,13 @@ def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tu
 
 def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
     board = tables.board
-    shift = board.size.bit_length()
     symmetry = board_symmetry(board)
+    if symmetry is None and boxes:  # (mirror images are one state only here)
+        goals = board.goals
+        pack = Packing(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
+        if pack.fits:
+            return _meet_packed(tables, pack, boxes, player, control)
+    shift = board.size.bit_length()
     key = _keyer(symmetry, shift)
     start = (boxes << shift) | player
     forward = {key(start): 0}
@@ -102,12 +108,41 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
         shared = [state for state in new if state in other]
         if shared:
             middle = min((forward[s] + backward[s], s) for s in shared)[1]
-            back = _to_the_end(forward, key, middle, _packed(shift, backward_steps))[::-1]
-            keys = [state for state, _ in back[1:]] + [middle]  # after the start's, in turn
-            steps = list(zip(keys, [pushed for _, pushed in back]))  # each with its step's pushes
-            steps += _to_the_end(backward, key, middle, _packed(shift, forward_steps))
-            return _replay(board, shift, key, start, steps, forward_steps)
+            sides = (forward.get, backward.get)
+            return _plan_through(board, shift, key, start, middle, sides, (forward_steps, backward_steps))
     return None
+
+
+def _meet_packed(tables: Tables, pack: Packing, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+    """The search on packed states (sokoban_meet_packed.py), its plan made here."""
+    board = tables.board
+    met = meet_packed(pack, board, boxes, player, control)
+    if met is None:
+        return None
+    middle_boxes, middle_player, forward, backward = met
+    shift = board.size.bit_length()
+    low_bits = (1 << shift) - 1
+
+    def value_of(side: Side) -> Callable[[int], int | None]:
+        return lambda state: side.value(pack, state >> shift, state & low_bits)
+
+    steps = (_forward_steps(tables), _backward_steps(board, pushable_to(board, boxes)))
+    start, middle = (boxes << shift) | player, (middle_boxes << shift) | middle_player
+    return _plan_through(board, shift, int, start, middle, (value_of(forward), value_of(backward)), steps)
+
+
+def _plan_through(
+    board: Board, shift: int, key: Callable, start: int, middle: int, sides: tuple[Callable, Callable],
+    steps_of: tuple[Callable, Callable],
+) -> tuple[str, int, int]:
+    """The plan from `start` through `middle`, a state both sides hold (`sides`: each side's
+    state -> depth * DEPTH + pushes, or None), with (forward, backward) `steps_of`."""
+    forward_steps, backward_steps = steps_of
+    back = _to_the_end(sides[0], key, middle, _packed(shift, backward_steps))[::-1]
+    keys = [state for state, _ in back[1:]] + [middle]  # after the start's, in turn
+    steps = list(zip(keys, [pushed for _, pushed in back]))  # each with its step's pushes
+    steps += _to_the_end(sides[1], key, middle, _packed(shift, forward_steps))
+    return _replay(board, shift, key, start, steps, forward_steps)
 
 
 def _held_bytes(forward: dict, backward: dict, per_state: int) -> Callable[[], int]:
@@ -232,15 +267,17 @@ def _packed(shift: int, steps_of: Callable) -> Callable:
     return steps
 
 
-def _to_the_end(seen: dict, key: Callable, state: int, steps: Callable) -> list[tuple[int, int]]:
+def _to_the_end(value_of: Callable, key: Callable, state: int, steps: Callable) -> list[tuple[int, int]]:
     """From `state` to its side's end (layer 0), one layer nearer each time with exactly
-    the pushes left: [(key, pushes of the step between it and the one before)]."""
+    the pushes left: [(key, pushes of the step between it and the one before)].
+    `value_of`: a state's depth * DEPTH + pushes on that side (None: not held)."""
     out = []
-    while seen[state] >= DEPTH:
-        value = seen[state]
+    value = value_of(state)
+    while value >= DEPTH:
         state, pushed = next(
-            (key(other), pushed) for other, pushed in steps(state) if seen.get(key(other)) == value - DEPTH - pushed
+            (key(other), pushed) for other, pushed in steps(state) if value_of(key(other)) == value - DEPTH - pushed
         )
+        value -= DEPTH + pushed
         out.append((state, pushed))
     return out
 

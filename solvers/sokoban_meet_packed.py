@@ -1,0 +1,246 @@
+"""The search from both ends (sokoban_meet.py) with states packed in 64 bits, on numpy.
+
+The same search and the same proof (see sokoban_meet.py); what changes is how
+states are held and made. A state is the boxes as bits over the cells a box may
+stand on (off dead squares), above the player's cell as an index over the
+floor. Each side keeps its states in a StateTable (state_table.py: some 17 to
+34 bytes a state, where a dict holds about 130), and a layer is made a chunk of
+states at a time with array operations, several times faster than one state at
+a time. Where a state takes more than 64 bits the dict version runs instead.
+
+A push that may freeze boxes off the goals is asked of the freeze test one at a
+time, only where the box is walled or boxed in on both axes. A board with mirror
+symmetry keeps the dict version, which holds one state for all of its images.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from fewest.solvers.control import Control
+from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
+from fewest.solvers.sokoban_tables import Tables
+from fewest.solvers.state_table import SLICE, SLICE_BYTES, StateTable
+
+DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes, as in sokoban_meet.py
+CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
+CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
+ONE = np.uint64(1)
+
+Layer = tuple[np.ndarray, np.ndarray]  # (states, pushes), states distinct
+Expand = Callable[["Packing", np.ndarray, np.ndarray], Layer]
+Frozen = Callable[[int, int], bool]
+
+
+class Packing:
+    """Cells as indices and bits: a state is boxes' bits << player_bits | player's index."""
+
+    def __init__(self, board: Board, tables: Tables, boxes: int, frozen: Frozen | None = None) -> None:
+        self._frozen = frozen  # (boxes, the cell a box was just pushed to): is it in a freeze off the goals?
+        self.cells = list(cells_of(board.floor))
+        self.index = {cell: i for i, cell in enumerate(self.cells)}
+        self.box_cells = list(cells_of((board.floor & ~tables.dead) | boxes))
+        self.bit_of = {cell: bit for bit, cell in enumerate(self.box_cells)}
+        self.player_bits = max(1, (len(self.cells) - 1).bit_length())
+        self.player_mask = np.uint64((1 << self.player_bits) - 1)
+        wall = self.wall = len(self.cells)  # the index of "no floor here"
+        self.next = np.full((4, wall + 1), wall, np.int64)  # next[d][i]: the cell a step d away
+        self.box_bit = np.full(wall + 1, -1, np.int64)  # a box's bit on that cell (-1: none may stand there)
+        self.live = np.zeros(wall + 1, bool)  # a box may be pushed there
+        self.pull_to = np.zeros(wall + 1, bool)  # a box may be pulled there (some start box reaches it)
+        reachable = pushable_to(board, boxes)
+        for i, cell in enumerate(self.cells):
+            for d, step in enumerate(board.steps):
+                self.next[d, i] = self.index.get(cell + step, wall)
+            self.box_bit[i] = self.bit_of.get(cell, -1)
+            self.live[i] = bool((tables.live >> cell) & 1)
+            self.pull_to[i] = bool((reachable >> cell) & 1)
+
+    def frozen(self, bits: int, cell: int) -> bool:
+        """Is the box pushed onto `cell` frozen off the goals, the boxes as bits?"""
+        boxes = 0
+        for bit in cells_of(bits):
+            boxes |= 1 << self.box_cells[bit]
+        return self._frozen(boxes, cell)
+
+    @property
+    def fits(self) -> bool:
+        return len(self.box_cells) + self.player_bits <= 64
+
+    def pack(self, boxes: int, player: int) -> int:
+        bits = 0
+        for cell in cells_of(boxes):
+            bits |= 1 << self.bit_of[cell]
+        return (bits << self.player_bits) | self.index[player]
+
+    def unpack(self, state: int) -> tuple[int, int]:
+        boxes = 0
+        for bit in cells_of(state >> self.player_bits):
+            boxes |= 1 << self.box_cells[bit]
+        return boxes, self.cells[state & ((1 << self.player_bits) - 1)]
+
+
+def _has(boxes: np.ndarray, bits: np.ndarray) -> np.ndarray:
+    """Is there a box on each of `bits` (-1: never)?"""
+    return (bits >= 0) & (((boxes >> bits.clip(0).astype(np.uint64)) & ONE) != 0)
+
+
+def _state(pack: Packing, boxes: np.ndarray, player: np.ndarray) -> np.ndarray:
+    return (boxes << np.uint64(pack.player_bits)) | player.astype(np.uint64)
+
+
+def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Layer:
+    """Every step from each state (not distinct): walks, and pushes onto live floor."""
+    player = (states & pack.player_mask).astype(np.int64)
+    boxes = states >> np.uint64(pack.player_bits)
+    made, counts = [], []
+    for d in range(4):
+        ahead = pack.next[d][player]
+        bit = pack.box_bit[ahead]
+        boxed = _has(boxes, bit)
+        walk = (ahead != pack.wall) & ~boxed
+        made.append(_state(pack, boxes[walk], ahead[walk]))
+        counts.append(pushes[walk])
+        ahead, bit, moved, before = ahead[boxed], bit[boxed], boxes[boxed], pushes[boxed]
+        beyond = pack.next[d][ahead]
+        to = pack.box_bit[beyond]
+        free = (to >= 0) & pack.live[beyond] & ~_has(moved, to)
+        moved = moved[free] ^ (ONE << bit[free].astype(np.uint64)) ^ (ONE << to[free].astype(np.uint64))
+        ahead, before = ahead[free], before[free]
+        if pack._frozen is not None and len(moved):
+            kept = _not_frozen(pack, moved, beyond[free])
+            moved, ahead, before = moved[kept], ahead[kept], before[kept]
+        made.append(_state(pack, moved, ahead))
+        counts.append(before + 1)
+    return np.concatenate(made), np.concatenate(counts)
+
+
+def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """False where the box just pushed onto `cells` is part of a freeze off the goals: asked
+    of `pack.frozen` only where the box is walled or boxed in on both axes (the cheap test)."""
+
+    def solid(d: int) -> np.ndarray:
+        beside = pack.next[d][cells]
+        return (beside == pack.wall) | _has(boxes, pack.box_bit[beside])
+
+    kept = np.ones(len(boxes), bool)
+    for i in np.flatnonzero((solid(0) | solid(2)) & (solid(1) | solid(3))).tolist():
+        kept[i] = not pack.frozen(int(boxes[i]), pack.cells[cells[i]])
+    return kept
+
+
+def backward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Layer:
+    """Every step undone from each state: a walk back, or a pull (a push undone) of the box
+    behind the player onto his cell, where some start box can be pushed."""
+    player = (states & pack.player_mask).astype(np.int64)
+    boxes = states >> np.uint64(pack.player_bits)
+    here = pack.box_bit[player]
+    made, counts = [], []
+    for d in range(4):
+        came = pack.next[d][player]  # where he stood one step earlier
+        free = (came != pack.wall) & ~_has(boxes, pack.box_bit[came])
+        made.append(_state(pack, boxes[free], came[free]))
+        counts.append(pushes[free])
+        behind = pack.box_bit[pack.next[(d + 2) % 4][player]]
+        pull = free & _has(boxes, behind) & (here >= 0) & pack.pull_to[player]
+        moved = boxes[pull] ^ (ONE << behind[pull].astype(np.uint64)) ^ (ONE << here[pull].astype(np.uint64))
+        made.append(_state(pack, moved, came[pull]))
+        counts.append(pushes[pull] + 1)
+    return np.concatenate(made), np.concatenate(counts)
+
+
+def fewest(states: np.ndarray, pushes: np.ndarray) -> Layer:
+    """Each state once (in order), with its fewest pushes."""
+    order = np.lexsort((pushes, states))
+    states, pushes = states[order], pushes[order]
+    first = np.ones(len(states), bool)
+    first[1:] = states[1:] != states[:-1]
+    return states[first], pushes[first]
+
+
+class Side:
+    """One end's states (a StateTable: state -> depth * DEPTH + pushes) and its last layer."""
+
+    def __init__(self, states: np.ndarray) -> None:
+        self.table = StateTable()
+        self.table.add(states, np.zeros(len(states), np.uint32))
+        self.layer: Layer = (states, np.zeros(len(states), np.uint32))
+        self.depth = 0
+        self.making: list[np.ndarray] = []  # the next layer's states while it is made
+        self.coming = 0  # states a chunk is about to put in
+
+    @property
+    def nbytes(self) -> int:
+        """What this side holds, with what the chunk being made may add before the next
+        look: its work arrays and, if the table is to double, the new table."""
+        held = self.table.nbytes + sum(part.nbytes for part in self.layer)
+        held += sum(part.nbytes for part in self.making)
+        if self.making or self.coming:
+            chunk = min(CHUNK, len(self.layer[0]))
+            held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES + self.table.bytes_to_add(self.coming)
+        return held
+
+    def grow(self, pack: Packing, expand: Expand, control: Control) -> None:
+        """Make the next layer: the states one step further that no layer holds yet, each
+        with its fewest pushes from this layer."""
+        states, pushes = self.layer
+        base = np.uint32((self.depth + 1) * DEPTH)
+        for at in range(0, len(states), CHUNK):
+            made, counts = fewest(*expand(pack, states[at:at + CHUNK], pushes[at:at + CHUNK]))
+            self.coming = len(made)
+            control.tick(min(CHUNK, len(states) - at))  # (before the table may double)
+            slots = self.table.slots(made)
+            fresh = slots < 0
+            held, again = slots[~fresh], base + counts[~fresh]
+            better = (self.table.values[held] >= base) & (self.table.values[held] > again)
+            self.table.values[held[better]] = again[better]  # (made before in this layer, with more pushes)
+            self.table.add(made[fresh], base + counts[fresh])
+            self.making.append(made[fresh])
+            self.coming = 0
+        made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
+        _, values = self.table.get(made)
+        self.layer, self.making = (made, values - base), []
+        self.depth += 1
+
+    def value(self, pack: Packing, boxes: int, player: int) -> int | None:
+        """depth * DEPTH + pushes of a state (as masks) this side holds, else None."""
+        if not _packable(pack, boxes):
+            return None
+        held, values = self.table.get(np.array([pack.pack(boxes, player)], np.uint64))
+        return int(values[0]) if held[0] else None
+
+
+def _packable(pack: Packing, boxes: int) -> bool:
+    return all(cell in pack.bit_of for cell in cells_of(boxes))
+
+
+def meet_packed(
+    pack: Packing, board: Board, boxes: int, player: int, control: Control
+) -> tuple[int, int, int] | None:
+    """Both ends' search: (the state both sides hold on a shortest plan with the fewest
+    pushes, as masks (boxes, player), and the two sides' lookups) or None when there is no
+    plan. Returns (middle boxes, middle player, sides) for sokoban_meet to rebuild the plan."""
+    start = pack.pack(boxes, player)
+    ends = np.array([pack.pack(board.goals, cell) for cell in cells_of(board.floor & ~board.goals)], np.uint64)
+    forward, backward = Side(np.array([start], np.uint64)), Side(np.unique(ends))
+    control.measure_memory = lambda: forward.nbytes + backward.nbytes
+    if start in set(ends.tolist()):
+        return (boxes, player, forward, backward)
+    while len(forward.layer[0]) and len(backward.layer[0]):
+        control.bound = forward.depth + backward.depth + 1  # no plan is shorter: the sides share nothing yet
+        if len(forward.layer[0]) <= len(backward.layer[0]):
+            forward.grow(pack, forward_steps, control)
+            new, other = forward, backward
+        else:
+            backward.grow(pack, backward_steps, control)
+            new, other = backward, forward
+        control.stored = forward.table.count + backward.table.count
+        states, pushes = new.layer
+        held, values = other.table.get(states)
+        if held.any():
+            totals = values[held].astype(np.int64) + pushes[held] + new.depth * DEPTH
+            middle = int(states[held][np.argmin(totals)])
+            return (*pack.unpack(middle), forward, backward)
+    return None

@@ -1,0 +1,104 @@
+"""A hash table of 64-bit states on numpy arrays, looked up and filled a whole array at a time.
+
+A Python dict holds a search state in some 130 bytes (the key's int object, the
+value's, the slot); here a state is 8 bytes of key and 4 of value in open
+addressing (linear probing), at most LOAD full: 17 to 34 bytes a state. Key 0
+marks an empty slot, so a state must never be 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the top bits of key * this
+LOAD = 0.7  # the most of its slots the table fills before it doubles
+FIRST_BITS = 12
+SLOT_BYTES = 12  # key and value
+SLICE = 1 << 16  # keys placed or looked up at a time
+SLICE_BYTES = 96  # their work arrays, per key, at most
+
+
+class StateTable:
+    """state (uint64, not 0) -> value (uint32)."""
+
+    def __init__(self, bits: int = FIRST_BITS) -> None:
+        self._allocate(bits)
+        self.count = 0
+
+    def _allocate(self, bits: int) -> None:
+        self.bits = bits
+        self.keys = np.zeros(1 << bits, np.uint64)
+        self.values = np.zeros(1 << bits, np.uint32)
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.values.nbytes
+
+    def bytes_to_add(self, more: int) -> int:
+        """The bytes `add`ing `more` states would allocate (a doubling holds old and new)."""
+        bits = self._bits_for(self.count + more)
+        return 0 if bits == self.bits else (SLOT_BYTES << bits)
+
+    def _bits_for(self, count: int) -> int:
+        bits = self.bits
+        while count > LOAD * (1 << bits):
+            bits += 1
+        return bits
+
+    def _home(self, keys: np.ndarray) -> np.ndarray:
+        return ((keys * MULTIPLIER) >> np.uint64(64 - self.bits)).astype(np.int64)
+
+    def slots(self, keys: np.ndarray) -> np.ndarray:
+        """Each key's slot, or -1 where it is not held."""
+        found = np.full(len(keys), -1, np.int64)
+        mask = (1 << self.bits) - 1
+        pending = np.arange(len(keys))
+        at = self._home(keys)
+        while len(pending):
+            held = self.keys[at]
+            hit = held == keys[pending]
+            found[pending[hit]] = at[hit]
+            going = ~hit & (held != 0)
+            pending, at = pending[going], (at[going] + 1) & mask
+        return found
+
+    def get(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(held: bool per key, values: the value where held, else 0), a slice at a time."""
+        held = np.zeros(len(keys), bool)
+        values = np.zeros(len(keys), np.uint32)
+        for at in range(0, len(keys), SLICE):
+            found = self.slots(keys[at:at + SLICE])
+            hit = found >= 0
+            held[at:at + SLICE] = hit
+            values[at:at + SLICE][hit] = self.values[found[hit]]
+        return held, values
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> None:
+        """Put in `keys` (distinct, none held yet) with their values."""
+        bits = self._bits_for(self.count + len(keys))
+        if bits != self.bits:
+            old_keys, old_values = self.keys, self.values
+            self._allocate(bits)
+            for at in range(0, len(old_keys), SLICE):
+                part = old_keys[at:at + SLICE]
+                kept = part != 0
+                self._place(part[kept], old_values[at:at + SLICE][kept])
+            del old_keys, old_values
+        for at in range(0, len(keys), SLICE):
+            self._place(keys[at:at + SLICE], values[at:at + SLICE])
+        self.count += len(keys)
+
+    def _place(self, keys: np.ndarray, values: np.ndarray) -> None:
+        mask = (1 << self.bits) - 1
+        pending = np.arange(len(keys))
+        at = self._home(keys)
+        while len(pending):
+            empty = np.flatnonzero(self.keys[at] == 0)
+            # one key per free slot this round (the first); the others probe on
+            free, first = np.unique(at[empty], return_index=True)
+            winners = pending[empty[first]]
+            self.keys[free] = keys[winners]
+            self.values[free] = values[winners]
+            placed = np.zeros(len(pending), bool)
+            placed[empty[first]] = True
+            pending, at = pending[~placed], (at[~placed] + 1) & mask
