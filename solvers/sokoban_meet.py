@@ -71,13 +71,12 @@ def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tu
 
 def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
     board = tables.board
-    symmetry = board_symmetry(board)
-    if symmetry is None and boxes:  # (mirror images are one state only here)
-        goals = board.goals
-        pack = Packing(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
-        if pack.fits:
-            return _meet_packed(tables, pack, boxes, player, control)
+    goals = board.goals
+    pack = Packing(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
+    if pack.fits and boxes:
+        return _meet_packed(tables, pack, boxes, player, control)
     shift = board.size.bit_length()
+    symmetry = board_symmetry(board)
     key = _keyer(symmetry, shift)
     start = (boxes << shift) | player
     forward = {key(start): 0}

@@ -9,8 +9,11 @@ states at a time with array operations, several times faster than one state at
 a time. Where a state takes more than 64 bits the dict version runs instead.
 
 A push that may freeze boxes off the goals is asked of the freeze test one at a
-time, only where the box is walled or boxed in on both axes. A board with mirror
-symmetry keeps the dict version, which holds one state for all of its images.
+time, only where the box is walled or boxed in on both axes. Mirror images are
+states of their own here (the dict version keeps one for all): on Microban's
+symmetric levels the packed search still needs less memory and time (#144 alone,
+1.2 GB: proven in 50 s, where the dict version ran out at 60 s; #93 20 s against
+26 s, #145 4.9 s against 11.5 s).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_meet
+from fewest.solvers import sokoban_meet, sokoban_meet_packed
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_symmetry import board_symmetry
@@ -49,10 +49,44 @@ def assert_like_the_dijkstra(room: S.Level) -> None:
         assert (moves, pushes) == expected == replayed(room, letters)
 
 
+@pytest.fixture
+def dict_version(monkeypatch):
+    """States held in Python dicts, as on boards whose states take more than 64 bits."""
+    monkeypatch.setattr(sokoban_meet_packed.Packing, "fits", property(lambda self: False))
+
+
 @pytest.mark.parametrize("seed", range(200, 206))
 def test_matches_an_independent_dijkstra_on_random_rooms(seed):
     for room in random_rooms(seed, 40):
         assert_like_the_dijkstra(room)
+
+
+@pytest.mark.parametrize("seed", range(206, 209))
+def test_the_dict_version_matches_the_dijkstra_too(seed, dict_version):
+    for room in random_rooms(seed, 40):
+        assert_like_the_dijkstra(room)
+
+
+def test_the_two_versions_hold_the_same_states():
+    """The same layers, so the same states, where no mirror image is merged."""
+    lvl, _ = microban(30)[25]  # (no mirror symmetry: the dict version merges no images)
+    assert board_symmetry(compile_board(lvl)) is None
+    packed, held_in_dicts = Control(), Control()
+    found = meet(lvl, packed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sokoban_meet_packed.Packing, "fits", property(lambda self: False))
+        assert meet(lvl, held_in_dicts) == found
+    assert packed.stored == held_in_dicts.stored > 500
+
+
+def test_a_board_whose_states_take_more_than_64_bits_is_searched_in_dicts():
+    rows = ["#" * 14] + ["#" + " " * 12 + "#"] * 9 + ["#" * 14]
+    rows[5] = "#     @$.    #"  # 70 cells a box may stand on, and 108 for the player: 77 bits
+    lvl = level("\n".join(rows))
+    board = compile_board(lvl)
+    assert not sokoban_meet_packed.Packing(board, build_tables(board), board.mask(S.initial_state(lvl).boxes)).fits
+    assert meet(lvl)[1:] == (1, 1)
+
 
 
 def test_microban_levels_match_the_proven_counts():
@@ -93,9 +127,9 @@ def test_it_stops_on_the_budget_and_on_cancel():
 
 @pytest.mark.parametrize("budget", [4_500_000, 8_000_000])  # (where a resize comes near the end)
 def test_what_it_allocates_stays_within_its_memory_budget(budget):
-    """Its count covers each state's objects and both hash tables, including the doubled
-    table a dict adds (with the old one still held) when it grows. (Measured from its
-    first memory check, after the symmetry's fixed tables of about 1.3 MB.)"""
+    """Its count covers both sides' tables, including the doubled table one adds (with the
+    old one still held) when it grows, the layers and a chunk's work arrays. (Measured
+    from its first memory check, after the fixed tables.)"""
     lvl, _ = microban(93)[92]
     board = compile_board(lvl)
     tables = build_tables(board)
@@ -154,12 +188,12 @@ def mirrored_room(rng: random.Random) -> S.Level | None:
 
 
 @pytest.mark.parametrize("seed", range(300, 310))
-def test_symmetric_boards_keep_one_image_and_still_match_the_dijkstra(seed):
+def test_symmetric_boards_keep_one_image_and_still_match_the_dijkstra(seed, dict_version):
     for room in random_rooms(seed, 12, mirrored_room):
         assert_like_the_dijkstra(room)
 
 
-def test_mirror_images_share_one_entry(monkeypatch):
+def test_mirror_images_share_one_entry(monkeypatch, dict_version):
     # Four boxes around the player in a square room: most states have seven mirror twins.
     lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
     with_images = Control()

@@ -1,0 +1,47 @@
+"""The numpy hash table of the search from both ends: against a dict, through its doublings."""
+
+import random
+
+import numpy as np
+import pytest
+
+from fewest.solvers.state_table import SLOT_BYTES, StateTable
+
+
+def random_keys(rng: random.Random, count: int) -> list[int]:
+    keys: set[int] = set()
+    while len(keys) < count:
+        # small keys too (few bits differ), as packed states with few boxes are
+        keys.add(rng.getrandbits(rng.choice((8, 20, 64))) or 1)
+    return list(keys)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_it_holds_what_a_dict_holds(seed):
+    rng = random.Random(seed)
+    table, expected = StateTable(bits=4), {}
+    keys = random_keys(rng, 6000)
+    for start in range(0, 5000, 500):
+        batch = keys[start:start + 500]
+        values = [rng.randrange(1 << 32) for _ in batch]
+        grows = table.bytes_to_add(len(batch))
+        before = table.nbytes
+        table.add(np.array(batch, np.uint64), np.array(values, np.uint32))
+        expected.update(zip(batch, values))
+        assert table.count == len(expected)
+        assert table.nbytes == (grows if grows else before)  # (it says beforehand what a doubling takes)
+    asked = np.array(keys, np.uint64)  # the last 1000 were never put in
+    held, values = table.get(asked)
+    assert held.tolist() == [key in expected for key in keys]
+    assert values.tolist() == [expected.get(key, 0) for key in keys]
+    assert (table.slots(asked) >= 0).sum() == len(expected)
+    assert table.nbytes == SLOT_BYTES << table.bits
+    assert len(expected) <= 0.7 * (1 << table.bits)
+
+
+def test_values_can_be_changed_in_place_by_slot():
+    table = StateTable()
+    table.add(np.array([5, 9], np.uint64), np.array([1, 2], np.uint32))
+    slot = table.slots(np.array([9], np.uint64))[0]
+    table.values[slot] = 7
+    assert table.get(np.array([5, 9, 11], np.uint64))[1].tolist() == [1, 7, 0]
