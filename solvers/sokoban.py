@@ -77,9 +77,10 @@ ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when 
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
 # level the push search proved was lost to the meet search running out first, and 9 more
 # levels were proven, so it gets more than half the time. Side by side (a spare core) each
-# gets all of the time, and memory is split the same way. Memory: Microban #144's proof
-# from both ends peaks at 1.10 GB (9.7M states), over half of 2 GB; with 0.6 the push
-# search keeps 0.8 GB, and #144 (123 moves) and #139 peak at 1919 and 1816 MiB in all.
+# gets all of the time, and memory is split the same way. Memory: with the states in dicts,
+# Microban #144's proof from both ends peaked at 1.10 GB (9.7M states), over half of 2 GB;
+# with 0.6 the push search keeps 0.8 GB. Packed in numpy (sokoban_meet_packed.py), the
+# proofs of #144 (123 moves) and #139 (335) peak at 1626 and 960 MiB in all.
 MEET_SHARE = 0.6
 MEET_MEMORY_SHARE = 0.6
 APART_AFTER = 0.05  # seconds of push search before the search from both ends is forked beside it

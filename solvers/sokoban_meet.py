@@ -23,6 +23,13 @@ into a freeze off the goals (sokoban_deadlock.py), or a pull onto a cell no
 start box (nor a mirror image of one) can be pushed to, leaves only states
 no plan passes through.
 
+Where a state fits 64 bits (Microban: every level but #155) both
+sides hold their states in numpy arrays (sokoban_meet_packed.py): some 12
+bytes of table a state where a dict holds about 130, and a layer made a chunk
+at a time. Microban #139 under moves is proven that way (335 moves, 33 s),
+where the dicts ran out of memory at a bound of 285. The dicts below serve
+the other boards.
+
 On a board with mirror symmetry (sokoban_symmetry.py) both sides keep one
 entry for all images of a state: the distance to the goal is the same for
 every image (the goals are symmetric), so the forward side may keep the
@@ -112,7 +119,9 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     return None
 
 
-def _meet_packed(tables: Tables, pack: Packing, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+def _meet_packed(
+    tables: Tables, pack: Packing, boxes: int, player: int, control: Control
+) -> tuple[str, int, int] | None:
     """The search on packed states (sokoban_meet_packed.py), its plan made here."""
     board = tables.board
     met = meet_packed(pack, board, boxes, player, control)

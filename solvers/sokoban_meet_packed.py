@@ -221,10 +221,10 @@ def _packable(pack: Packing, boxes: int) -> bool:
 
 def meet_packed(
     pack: Packing, board: Board, boxes: int, player: int, control: Control
-) -> tuple[int, int, int] | None:
-    """Both ends' search: (the state both sides hold on a shortest plan with the fewest
-    pushes, as masks (boxes, player), and the two sides' lookups) or None when there is no
-    plan. Returns (middle boxes, middle player, sides) for sokoban_meet to rebuild the plan."""
+) -> tuple[int, int, Side, Side] | None:
+    """The search from both ends: (boxes, player) of a state both sides hold on a shortest
+    plan with the fewest pushes among them, and the forward and backward sides (the plan is
+    rebuilt from them in sokoban_meet.py); None when there is no plan. Raises Stopped."""
     start = pack.pack(boxes, player)
     ends = np.array([pack.pack(board.goals, cell) for cell in cells_of(board.floor & ~board.goals)], np.uint64)
     forward, backward = Side(np.array([start], np.uint64)), Side(np.unique(ends))
