@@ -199,11 +199,11 @@ class Side:
             held, again = slots[~fresh], base + counts[~fresh]
             better = (self.table.values[held] >= base) & (self.table.values[held] > again)
             self.table.values[held[better]] = again[better]  # (made before in this layer, with more pushes)
-            self.table.add(made[fresh], base + counts[fresh])
+            self.table.add(made[fresh], base + counts[fresh], control.check)
             self.making.append(made[fresh])
             self.coming = 0
         made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
-        _, values = self.table.get(made)
+        _, values = self.table.get(made, control.check)
         self.layer, self.making = (made, values - base), []
         self.depth += 1
 
@@ -241,7 +241,7 @@ def meet_packed(
             new, other = backward, forward
         control.stored = forward.table.count + backward.table.count
         states, pushes = new.layer
-        held, values = other.table.get(states)
+        held, values = other.table.get(states, control.check)
         if held.any():
             totals = values[held].astype(np.int64) + pushes[held] + new.depth * DEPTH
             middle = int(states[held][np.argmin(totals)])

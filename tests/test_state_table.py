@@ -5,6 +5,7 @@ import random
 import numpy as np
 import pytest
 
+from fewest.solvers import state_table
 from fewest.solvers.state_table import SLOT_BYTES, StateTable
 
 
@@ -45,3 +46,20 @@ def test_values_can_be_changed_in_place_by_slot():
     slot = table.slots(np.array([9], np.uint64))[0]
     table.values[slot] = 7
     assert table.get(np.array([5, 9, 11], np.uint64))[1].tolist() == [1, 7, 0]
+
+
+def test_a_long_add_or_lookup_looks_up_from_its_work_between_slices(monkeypatch):
+    # A doubling at 23M states takes seconds: the search looks at its budgets in between.
+    monkeypatch.setattr(state_table, "SLICE", 100)
+    table, calls = StateTable(bits=4), []
+    keys = np.arange(1, 1001, dtype=np.uint64)
+    table.add(keys, np.ones(1000, np.uint32), lambda: calls.append(1))
+    assert len(calls) >= 10
+    calls.clear()
+    assert table.get(keys, lambda: calls.append(1))[0].all() and len(calls) == 10
+
+    def stop():
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        table.add(np.arange(2001, 4001, dtype=np.uint64), np.ones(2000, np.uint32), stop)
