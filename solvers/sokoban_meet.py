@@ -44,13 +44,12 @@ from typing import Callable, Iterator
 
 from fewest.solvers.control import Control, Stopped, collector_paused
 from fewest.solvers.held_bytes import dict_bytes, int_bytes
-from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of, pushable_to
+from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of
 from fewest.solvers.sokoban_deadlock import frozen_group
-from fewest.solvers.sokoban_meet_packed import Packing, Side, meet_packed
+from fewest.solvers.sokoban_meet_packed import DEPTH, Packing, Side, meet_packed
 from fewest.solvers.sokoban_symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban_tables import Tables
 
-DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board)
 VALUE_BYTES = 32  # a stored value's int object
 LIST_SLOT_BYTES = 9  # a state's place in a layer's list (with the list's spare room)
 INSERTS_AHEAD = 2 * len(DIRECTIONS) * Control.CHECK_EVERY  # the most a side may add between memory checks, twice over
@@ -91,7 +90,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
     if key(start) in backward:
         return "", 0, 0
     control.measure_memory = _held_bytes(forward, backward, int_bytes(start) + VALUE_BYTES + LIST_SLOT_BYTES)
-    reachable = pushable_to(board, boxes)
+    reachable = pack.reachable  # (its images added below)
     if symmetry is not None:
         for image in symmetry.images(reachable):
             reachable |= image
@@ -134,7 +133,7 @@ def _meet_packed(
     def value_of(side: Side) -> Callable[[int], int | None]:
         return lambda state: side.value(pack, state >> shift, state & low_bits)
 
-    steps = (_forward_steps(tables), _backward_steps(board, pushable_to(board, boxes)))
+    steps = (_forward_steps(tables), _backward_steps(board, pack.reachable))
     start, middle = (boxes << shift) | player, (middle_boxes << shift) | middle_player
     return _plan_through(board, shift, int, start, middle, (value_of(forward), value_of(backward)), steps)
 

@@ -27,7 +27,7 @@ from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban_tables import Tables
 from fewest.solvers.state_table import SLICE, SLICE_BYTES, StateTable
 
-DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes, as in sokoban_meet.py
+DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board), on both versions' sides
 CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
 ONE = np.uint64(1)
@@ -41,7 +41,7 @@ class Packing:
     """Cells as indices and bits: a state is boxes' bits << player_bits | player's index."""
 
     def __init__(self, board: Board, tables: Tables, boxes: int, frozen: Frozen | None = None) -> None:
-        self._frozen = frozen  # (boxes, the cell a box was just pushed to): is it in a freeze off the goals?
+        self.freeze_test = frozen  # (boxes, the cell a box was just pushed to): is it in a freeze off the goals?
         self.cells = list(cells_of(board.floor))
         self.index = {cell: i for i, cell in enumerate(self.cells)}
         self.box_cells = list(cells_of((board.floor & ~tables.dead) | boxes))
@@ -53,7 +53,7 @@ class Packing:
         self.box_bit = np.full(wall + 1, -1, np.int64)  # a box's bit on that cell (-1: none may stand there)
         self.live = np.zeros(wall + 1, bool)  # a box may be pushed there
         self.pull_to = np.zeros(wall + 1, bool)  # a box may be pulled there (some start box reaches it)
-        reachable = pushable_to(board, boxes)
+        reachable = self.reachable = pushable_to(board, boxes)
         for i, cell in enumerate(self.cells):
             for d, step in enumerate(board.steps):
                 self.next[d, i] = self.index.get(cell + step, wall)
@@ -63,10 +63,7 @@ class Packing:
 
     def frozen(self, bits: int, cell: int) -> bool:
         """Is the box pushed onto `cell` frozen off the goals, the boxes as bits?"""
-        boxes = 0
-        for bit in cells_of(bits):
-            boxes |= 1 << self.box_cells[bit]
-        return self._frozen(boxes, cell)
+        return self.freeze_test(self._boxes(bits), cell)
 
     @property
     def fits(self) -> bool:
@@ -79,10 +76,14 @@ class Packing:
         return (bits << self.player_bits) | self.index[player]
 
     def unpack(self, state: int) -> tuple[int, int]:
+        return self._boxes(state >> self.player_bits), self.cells[state & ((1 << self.player_bits) - 1)]
+
+    def _boxes(self, bits: int) -> int:
+        """Box bits as a mask of board cells."""
         boxes = 0
-        for bit in cells_of(state >> self.player_bits):
+        for bit in cells_of(bits):
             boxes |= 1 << self.box_cells[bit]
-        return boxes, self.cells[state & ((1 << self.player_bits) - 1)]
+        return boxes
 
 
 def _has(boxes: np.ndarray, bits: np.ndarray) -> np.ndarray:
@@ -112,7 +113,7 @@ def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Laye
         free = (to >= 0) & pack.live[beyond] & ~_has(moved, to)
         moved = moved[free] ^ (ONE << bit[free].astype(np.uint64)) ^ (ONE << to[free].astype(np.uint64))
         ahead, before = ahead[free], before[free]
-        if pack._frozen is not None and len(moved):
+        if pack.freeze_test is not None and len(moved):
             kept = _not_frozen(pack, moved, beyond[free])
             moved, ahead, before = moved[kept], ahead[kept], before[kept]
         made.append(_state(pack, moved, ahead))
