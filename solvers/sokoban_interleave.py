@@ -31,9 +31,12 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.sokoban_board import Board, cells_of
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
+UNKNOWN = object()  # (not worked out yet)
 CHECK_EVERY = 256  # orders taken out of the queue between looks at the budget
-# Orders taken out at most (~28,000 a second; Microban II #120 takes 97,608): a hint with a
-# memory budget only would otherwise wait on a plan of many boxes for as long as that lasts.
+# Orders taken out at most (Microban II #120 takes 97,608): a hint with a memory budget only
+# would otherwise wait on a plan of many boxes for as long as that lasts. XSokoban #4's packed
+# plan (37 runs), whole: 244k out of the queue at 17,800 a second on a machine where playing
+# each run afresh from every order gave 9,300.
 MOST_ORDERS = 200_000
 # Runs reordered at a time before the whole plan: Microban #153 843 moves in 0.06 s (the whole
 # plan: 831 in 0.6 s), Microban II #120 434 (412 in 3.5 s), Sasquatch #49 566 in 1.7 s (the
@@ -163,6 +166,10 @@ def _best_order(
     done = sum(len(box_runs) << (box * bits) for box, box_runs in enumerate(runs))
     mask = (1 << bits) - 1
     boxes_after = {0: boxes}  # runs done -> the box cells then (the same whatever the order)
+    # (runs done, box) -> its next run played from behind its first push (the same whatever
+    # the player's cell: only the walk there differs), or None when it cannot be played then
+    after_first: dict = {}
+    bits_box = len(runs).bit_length()
     start = player  # (no run done: the packed count is 0)
     best = {start: 0}
     parent: dict = {start: None}
@@ -179,18 +186,29 @@ def _best_order(
         if taken > MOST_ORDERS:
             return None
         if taken % CHECK_EVERY == 1:  # (the first time too: a budget already spent)
-            control.stored = len(best)
+            control.stored = len(best) + len(after_first)
             control.bytes_per_entry = BYTES_PER_ORDER
             control.check()
         cells = boxes_after[progress]
+        around = None  # (the walks from here: worked out once, for every box's next run)
         for box, box_runs in enumerate(runs):
             index = (progress >> (box * bits)) & mask
             if index == len(box_runs):
                 continue
-            moved = _play(board, cells, here, box_runs[index])
-            if moved is None:
+            run_key = (progress << bits_box) | box
+            played = after_first.get(run_key, UNKNOWN)
+            if played is UNKNOWN:
+                played = after_first[run_key] = _play_on(board, cells, box_runs[index])
+            if played is None:
                 continue
-            steps, after, last = moved
+            behind, steps, after, last = played
+            if here != behind:
+                if around is None:
+                    around = board.layers(here, board.floor & ~cells)[1]
+                walk = _steps_to(around, behind)
+                if walk is None:
+                    continue
+                steps += walk
             following = progress + (1 << (box * bits))
             if following == done and stand is not None:  # and on to the plan's next push
                 walk = board.distance(last, stand, board.floor & ~after)
@@ -217,6 +235,32 @@ def _order_to(parent: dict, key: int, shift: int, bits: int, mask: int) -> list[
         order.append((box, (before >> shift >> (box * bits)) & mask))
         key = before
     return order[::-1]
+
+
+def _play_on(board: Board, boxes: int, run: list[Push]) -> tuple[int, int, int, int] | None:
+    """A run from the cell behind its first push: that cell, the moves from there (its pushes
+    and the walks after the first), the box cells and player cell after it; None when the
+    first push's box has no room or a later push cannot be made."""
+    cell, d = run[0]
+    step = board.steps[d]
+    target = cell + step
+    if (boxes >> target) & 1 or not (board.floor >> target) & 1:
+        return None
+    boxes ^= (1 << cell) | (1 << target)
+    moved = _play(board, boxes, cell, run[1:])
+    if moved is None:
+        return None
+    moves, boxes, player = moved
+    return cell - step, moves + 1, boxes, player
+
+
+def _steps_to(layers: list[int], cell: int) -> int | None:
+    """The walk to `cell` given the BFS layers from the player (None: cut off)."""
+    bit = 1 << cell
+    for steps, layer in enumerate(layers):
+        if layer & bit:
+            return steps
+    return None
 
 
 def _play(board: Board, boxes: int, player: int, run: list[Push]) -> tuple[int, int, int] | None:
