@@ -238,20 +238,12 @@ def _order_to(parent: dict, key: int, shift: int, bits: int, mask: int) -> list[
 
 
 def _play_on(board: Board, boxes: int, run: list[Push]) -> tuple[int, int, int, int] | None:
-    """A run from the cell behind its first push: that cell, the moves from there (its pushes
-    and the walks after the first), the box cells and player cell after it; None when the
-    first push's box has no room or a later push cannot be made."""
+    """A run from the cell behind its first push: that cell, and what `_play` gives from
+    there (None: a push cannot be made)."""
     cell, d = run[0]
-    step = board.steps[d]
-    target = cell + step
-    if (boxes >> target) & 1 or not (board.floor >> target) & 1:
-        return None
-    boxes ^= (1 << cell) | (1 << target)
-    moved = _play(board, boxes, cell, run[1:])
-    if moved is None:
-        return None
-    moves, boxes, player = moved
-    return cell - step, moves + 1, boxes, player
+    behind = cell - board.steps[d]
+    moved = _play(board, boxes, behind, run)  # (no walk to the first push)
+    return None if moved is None else (behind, *moved)
 
 
 def _steps_to(layers: list[int], cell: int) -> int | None:
