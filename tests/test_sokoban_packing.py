@@ -2,6 +2,7 @@
 plan it gives when the proof and the weighted searches find none (every plan replayed)."""
 
 import os
+import time
 
 import pytest
 
@@ -217,6 +218,32 @@ def test_of_two_plans_found_the_one_with_fewer_moves_is_kept(monkeypatch):
     reordered = shortest_interleaving(board, boxes, player, packed[0], Control())
     packed_moves = len(solver._plan(board, boxes, player, reordered)[0])
     assert oracle.replay_length(S, lvl, list(solution.moves)) < packed_moves
+
+
+@pytest.mark.parametrize("reorder_share", [solver.REORDER_SHARE, 0.0])
+def test_a_plan_found_when_the_searches_use_all_their_time_is_still_reordered(reorder_share, monkeypatch):
+    # The proofs run out at once; the weighted searches run until their time is up (as on
+    # a hard level); the packing search's plan comes first. The last of the time is kept for
+    # its reordering (with none kept, the check that it can fail, it comes back as found).
+    def out_of_nodes(*_args, **_kwargs):
+        raise Stopped("nodes")
+
+    def until_the_time_is_up(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+        if weight == 1 and not pushes_only:
+            raise Stopped("nodes")
+        while True:
+            control.check()
+            time.sleep(0.01)
+
+    monkeypatch.setattr(solver, "push_search", until_the_time_is_up)
+    monkeypatch.setattr(solver, "meet_search", out_of_nodes)
+    monkeypatch.setattr(solver, "REORDER_SHARE", reorder_share)
+    lvl = level(XSOKOBAN_4)
+    as_found = len(packed_plan(lvl))
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=5)), "moves")
+    assert solution.status is Status.FOUND
+    moves = oracle.replay_length(S, lvl, list(solution.moves))
+    assert moves < as_found if reorder_share else moves == as_found
 
 
 def test_under_memory_alone_the_packing_search_leaves_room_for_the_weighted_searches(monkeypatch):
