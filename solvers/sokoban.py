@@ -52,10 +52,6 @@ from fewest.solvers.sokoban_tables import Tables, build_tables
 
 METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
-# Of the budgets, the last, kept for reordering the plan found then (sokoban_interleave.py):
-# the searches for a plan mostly run until their time is up, and a hint on XSokoban #4 came
-# with the packing search's 1,091 moves as found, where half a second of reordering gives 905.
-REORDER_SHARE = 0.02
 BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
 BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under the metric
 # Of the best effort's time and nodes, at most, for the packing search on a goal-room level.
@@ -333,24 +329,26 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     walls it up (XSokoban #4, #9 and #51: no plan in 6 s; packed, in 0.07 s, 0.4 s and
     0.08 s). Side by side it goes first in the child, the pushes alone after it there, so
     the search under the metric keeps all of its time; one after the other it goes first.
-    The last REORDER_SHARE of the budgets is kept for reordering the plans found. Of them,
-    the one with the fewest moves (pushes first under the pushes metric) is kept: at 20 s
-    the pushes alone's plans for XSokoban #3 and #7 (362 and 389 moves) beat the first
-    packing search's (442 and 545, greedy alone)."""
+    Each plan is reordered between boxes (sokoban_interleave.py) as soon as it is found, on
+    what is left of that search's share: the searches after it mostly run until their time
+    is up (a hint on XSokoban #4 came with the packing search's 1,091 moves as found, where
+    half a second of reordering gives 905). Of the plans, the one with the fewest moves
+    (pushes first under the pushes metric) is kept: at 20 s the pushes alone's plans for
+    XSokoban #3 and #7 (362 and 389 moves) beat the first packing search's (442 and 545,
+    greedy alone)."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
     packed = None  # (the packing search's plan, when it ran here)
     weighted_from = 1 - BEST_EFFORT_SHARE  # (of the budgets)
     orders = packing_orders(tables.board, boxes, player)
     try:
-        with control.share(1 - REORDER_SHARE):
-            if control.budget.seconds is not None and spare_core():
-                found = _weighted_beside(tables, boxes, player, control, metric, orders)
-            else:
-                if orders:
-                    weighted_from = 1 - BEST_EFFORT_SHARE * (1 - PACKING_SHARE)
-                    packed = _packed(tables, boxes, player, control, orders, weighted_from)
-                found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
+        if control.budget.seconds is not None and spare_core():
+            found = _weighted_beside(tables, boxes, player, control, metric, orders)
+        else:
+            if orders:
+                weighted_from = 1 - BEST_EFFORT_SHARE * (1 - PACKING_SHARE)
+                packed = _packed(tables, boxes, player, control, orders, weighted_from)
+            found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
         if why == "cancelled" or packed is None:
@@ -359,10 +357,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     plans = [plan for plan in (packed, None if found is None else found[0]) if plan is not None]
     if not plans:  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    played = [
-        _plan(tables.board, boxes, player, shortest_interleaving(tables.board, boxes, player, plan, control))
-        for plan in plans
-    ]
+    played = [_plan(tables.board, boxes, player, plan) for plan in plans]  # (each reordered when found)
     moves, tally = min(played, key=lambda one: _ranked(one[1], metric))
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
@@ -374,11 +369,13 @@ def _packed(
 ) -> list | None:
     """The packing search's plan, on the time and node budgets up to `until` and on
     PACKING_SHARE of the memory (with a memory budget alone it would otherwise search
-    until all of it is full; None: it found none). Raises Stopped only on a cancel."""
+    until all of it is full; None: it found none), reordered on what is left of them.
+    Raises Stopped only on a cancel."""
     control.stored = 0  # the proof's table is gone
     try:
         with control.share(until, memory=PACKING_SHARE):
-            return packed_search(tables, boxes, player, control, orders)
+            plan = packed_search(tables, boxes, player, control, orders)
+            return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, control)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -388,9 +385,13 @@ def _packed(
 def _weighted(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, pushes_only: bool = False
 ) -> tuple | None:
-    """The weighted search under `metric` (with `pushes_only`: the pushes alone, PI-corrals on)."""
+    """The weighted search under `metric` (with `pushes_only`: the pushes alone, PI-corrals on),
+    its plan reordered on what is left of the budgets."""
     control.stored = 0  # the last search's table is gone: its size must not count against this one
-    return push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
+    found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
+    if found is None:
+        return None
+    return shortest_interleaving(tables.board, boxes, player, found[0], control), found[1]
 
 
 def _weighted_in_turn(
