@@ -310,6 +310,12 @@ def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) ->
     """The pushes alone, proven fewest (as push_search), the plan reordered between boxes for
     fewer moves (in the same process: the child's time is its own, the first proof's is spent)."""
     found = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
+    return _reordered(tables, boxes, player, control, found)
+
+
+def _reordered(tables: Tables, boxes: int, player: int, control: Control, found: tuple | None) -> tuple | None:
+    """A search's answer (pushes, cost) with its pushes reordered between boxes for fewer
+    moves, on what is left of the budgets (None stays None)."""
     if found is None:
         return None
     return shortest_interleaving(tables.board, boxes, player, found[0], control), found[1]
@@ -389,9 +395,7 @@ def _weighted(
     its plan reordered on what is left of the budgets."""
     control.stored = 0  # the last search's table is gone: its size must not count against this one
     found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
-    if found is None:
-        return None
-    return shortest_interleaving(tables.board, boxes, player, found[0], control), found[1]
+    return _reordered(tables, boxes, player, control, found)
 
 
 def _weighted_in_turn(

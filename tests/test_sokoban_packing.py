@@ -9,9 +9,9 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
-from fewest.solvers.control import Stopped
 from fewest.solvers import sokoban_interleave as interleave
 from fewest.solvers import sokoban_packing as packing
+from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_packing import packed_search, packing_orders
@@ -224,8 +224,7 @@ def test_a_plan_found_when_the_searches_use_all_their_time_is_still_reordered(mo
     # The proofs run out at once; the weighted searches run until their time is up (as on
     # a hard level); the packing search's plan is reordered as soon as it is found (at the
     # end, no time would be left for it: it came back as found, 1,091 moves).
-    def out_of_nodes(*_args, **_kwargs):
-        raise Stopped("nodes")
+    stopped_proofs(monkeypatch)
 
     def until_the_time_is_up(tables, boxes, player, control, metric, weight=1, pushes_only=False):
         if weight == 1 and not pushes_only:
@@ -235,7 +234,6 @@ def test_a_plan_found_when_the_searches_use_all_their_time_is_still_reordered(mo
             time.sleep(0.01)
 
     monkeypatch.setattr(solver, "push_search", until_the_time_is_up)
-    monkeypatch.setattr(solver, "meet_search", out_of_nodes)
     lvl = level(XSOKOBAN_4)
     as_found = len(packed_plan(lvl))
     solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=5)), "moves")
