@@ -3,7 +3,7 @@
 With a time budget the push search spends a share of it on the pull table
 (sokoban_search.py). On a machine with a spare core that share need not stop
 the search: a forked child grows the table (with the same halfway rule: a
-table still no deeper than the start's matching is dropped) and sends it
+table not past the start's matching, nor about to be, is dropped) and sends it
 back as it grows once it is past the matching (after a layer that made it
 half as big again), and the search takes the newest when it looks: a share
 long enough for a deep table no longer keeps the search waiting for a
@@ -25,7 +25,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
 from fewest.solvers.control import Control
-from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
+from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, almost_past, pull_table
 
 Table = PullTable | PackedPullTable
 SEND_GROWTH = 1.5  # a table is sent again once it holds this many times the entries
@@ -162,7 +162,7 @@ def _grow_and_send(sender, table: Table, half: float, most: int, matching: int) 
     sent, sent_radius = 0, 0  # the table last sent: its entries and radius
     while True:
         deepest = table.radius + 1
-        end = second if table.beyond > matching else first
+        end = second if almost_past(table, matching) else first
         table.grow(control, max(0.0, end - control.seconds), most, until=deepest)
         last = table.complete or table.radius < deepest  # (stopped by the time or its size)
         if table.beyond <= matching:

@@ -11,7 +11,7 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Stopped
-from fewest.solvers import sokoban_blocks, sokoban_pulls, sokoban_pulls_packed, sokoban_search
+from fewest.solvers import sokoban_blocks, sokoban_pulls, sokoban_pulls_apart, sokoban_pulls_packed, sokoban_search
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
@@ -447,6 +447,78 @@ def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
     assert len(counts) == 10 and all(got == want for got, want in counts)
     assert made and set(made) == {"ForkServerProcess"}
     assert any(table is not None and len(table) > 1 for table in taken)
+
+
+class Clock:
+    """A control's clock that moves only when a stand-in table says so."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def check(self) -> None:
+        pass
+
+
+class TimedLayers:
+    """A stand-in table whose layer k takes costs[k] seconds of `clock` to pull."""
+
+    def __init__(self, clock: Clock, costs: list[float]) -> None:
+        self.clock, self.costs, self.spent = clock, costs, 0.0  # (spent: on the layer under way)
+        self.radius, self.beyond, self.complete = 0, 1, False
+
+    def __len__(self) -> int:
+        return 10**self.radius
+
+    def grow(self, control, seconds: float | None, most: int, until: int | None = None) -> None:
+        deadline = float("inf") if seconds is None else self.clock.seconds + seconds
+        while self.radius < len(self.costs):
+            need = self.costs[self.radius] - self.spent
+            if self.clock.seconds + need > deadline:
+                self.spent += deadline - self.clock.seconds
+                self.clock.seconds = deadline
+                return
+            self.clock.seconds += need
+            self.spent, self.radius, self.beyond = 0.0, self.radius + 1, self.radius + 2
+            if until is not None and self.radius >= until:
+                return
+        self.complete, self.beyond = True, UNREACHABLE
+
+    def stop_growing(self) -> None:
+        pass
+
+
+class Sent(list):
+    def send(self, word) -> None:
+        self.append(word)
+
+
+# (seconds per layer; a matching of 5 and halves of 10 s: 4 layers at 4 s, the table's
+# bound then 5; the fifth layer done at 12 s takes it past)
+ONE_LAYER_SHORT = [1, 1, 1, 1, 8, 8]
+TWO_LAYERS_SHORT = [1, 1, 1, 8, 8, 8]
+NEVER_PAST = [1, 1, 1, 1, 20]
+
+
+@pytest.mark.parametrize("apart", [False, True])
+def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch, apart):
+    """At the first half a table is kept growing if it is past the start's matching or the
+    layer under way would take it past; dropped if not, or if it is not past it at the end."""
+
+    def grown(costs: list[float]) -> TimedLayers | None:
+        clock = Clock()
+        table = TimedLayers(clock, costs)
+        if not apart:
+            return sokoban_pulls.grown_in_halves(table, clock, 10.0, 10**9, 5)
+        monkeypatch.setattr(sokoban_pulls_apart, "Control", lambda: clock)
+        sent = Sent()
+        sokoban_pulls_apart._grow_and_send(sent, table, 10.0, 10**9, 5)
+        assert sent[-1][1] and not any(last for _, last in sent[:-1])
+        return sent[-1][0] or next((table for table, _ in reversed(sent) if table is not None), None)
+
+    kept = grown(ONE_LAYER_SHORT)
+    assert kept is not None and kept.radius == 6 and kept.beyond > 5  # (the sixth at 20 s)
+    assert grown(TWO_LAYERS_SHORT) is None
+    assert grown(NEVER_PAST) is None
 
 
 @pytest.mark.parametrize("kind", KINDS)
