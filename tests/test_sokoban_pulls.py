@@ -493,8 +493,9 @@ class Sent(list):
 
 
 # (seconds per layer; a matching of 5 and halves of 10 s: 4 layers at 4 s, the table's
-# bound then 5; the fifth layer done at 12 s takes it past)
-ONE_LAYER_SHORT = [1, 1, 1, 1, 8, 8]
+# bound then 5; the fifth layer done at 12 s takes it past, the sixth at 20 s, the
+# seventh would end past the second half)
+ONE_LAYER_SHORT = [1, 1, 1, 1, 8, 8, 8]
 TWO_LAYERS_SHORT = [1, 1, 1, 8, 8, 8]
 NEVER_PAST = [1, 1, 1, 1, 20]
 
@@ -516,7 +517,7 @@ def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch
         return sent[-1][0] or next((table for table, _ in reversed(sent) if table is not None), None)
 
     kept = grown(ONE_LAYER_SHORT)
-    assert kept is not None and kept.radius == 6 and kept.beyond > 5  # (the sixth at 20 s)
+    assert kept is not None and kept.radius == 6 and kept.beyond > 5 and not kept.complete
     assert grown(TWO_LAYERS_SHORT) is None
     assert grown(NEVER_PAST) is None
 
