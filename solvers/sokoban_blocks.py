@@ -54,6 +54,16 @@ class SortedBlocks:
             return values[at]
         return None
 
+    def holds_within(self, low: int, high: int) -> bool:
+        """Is some key held with low <= key < high?"""
+        index = bisect_right(self._firsts, low) - 1
+        if index >= 0:
+            keys = self._views[index][0]
+            at = bisect_left(keys, low)
+            if at < len(keys):
+                return keys[at] < high
+        return index + 1 < len(self._firsts) and self._firsts[index + 1] < high
+
     def absent(self, keys: np.ndarray) -> np.ndarray:
         """For sorted keys: True where a key is not held."""
         out = np.ones(len(keys), dtype=bool)

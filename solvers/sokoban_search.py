@@ -178,7 +178,6 @@ def _search(
     apart = weight == 1 and control.budget.seconds is not None and spare_core()
     pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
     near: PullTable | PackedPullTable | None = None
-    near_bytes = 0  # the memory it holds (looked at when it grows)
     apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
     grown = 0  # how many times it grew (a node raised by it remembers which)
@@ -293,13 +292,11 @@ def _search(
                 else:  # (None: dropped, the search goes on as if it had never been built)
                     near = grown_in_halves(growing, control, half, most, left0)
                     grown += 1
-                near_bytes = near.nbytes() if near else 0
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near = growing
                 near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most)
                 grown += 1
-                near_bytes = near.nbytes()
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
         if not control.expanded & check_every:
@@ -312,14 +309,14 @@ def _search(
                     grown += 1
                     if isinstance(near, PullTable):
                         big.append(near.table)
-                near_bytes = near.nbytes() if near else 0
                 if helpers[-1].finished:
                     helpers.pop()
                     control.helpers -= 1
                     apart_bytes = 0
             control.stored = len(table)
             control.release_seconds = (len(table) + queued) * RELEASE_SECONDS
-            held = queued * queued_bytes + near_bytes + apart_bytes
+            # (the pull table's size is asked each time: what its lookups remember grows)
+            held = queued * queued_bytes + (near.nbytes() if near else 0) + apart_bytes
             control.bytes_per_entry = 270 + held // len(table)
             if weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
                 control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)

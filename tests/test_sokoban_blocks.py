@@ -33,11 +33,19 @@ def test_it_holds_what_a_dict_holds(monkeypatch, most):
     assert [blocks.get(key) for key in asked] == [oracle.get(key) for key in asked]
     queries = np.array(sorted(set(asked)), dtype=np.uint64)
     assert blocks.absent(queries).tolist() == [int(key) not in oracle for key in queries]
+    # ranges: around held keys (a block's first and last among them), wide, empty, at the ends
+    held = sorted(oracle)
+    ranges = [(key - rng.randrange(3), key + rng.randrange(3)) for key in rng.sample(held, min(len(held), 300))]
+    ranges += [(key + 1, key + 3) for key in blocks._firsts] + [(low, low + 10**15) for low in asked[:100]]
+    ranges += [(0, 1), (2**64 - 2, 2**64), (5, 5)]
+    assert [blocks.holds_within(low, high) for low, high in ranges] == [
+        any(low <= key < high for key in held) for low, high in ranges
+    ]
 
 
 def test_empty_it_holds_nothing():
     blocks = SortedBlocks()
-    assert len(blocks) == 0 and blocks.get(5) is None
+    assert len(blocks) == 0 and blocks.get(5) is None and not blocks.holds_within(0, 2**64)
     assert blocks.absent(np.array([1, 2], dtype=np.uint64)).tolist() == [True, True]
     blocks.add(np.zeros(0, dtype=np.uint64), 1)
     assert len(blocks) == 0 and blocks.keys().tolist() == []

@@ -3,6 +3,7 @@ pulls), a lower bound beyond its radius, deadlocks once complete; grown in piece
 the same table; the push search proves the same optimum with it. Each holds for both
 kinds, the dict and the packed (numpy) one, and the two are the same table."""
 
+import pickle
 import random
 import threading
 
@@ -600,3 +601,26 @@ def test_on_microban_144_a_quarter_of_the_entries_answer_for_all(monkeypatch, ki
     shift = whole.shift
     for key, depth in whole.table.items():
         assert symmetric.bound(key >> shift, key & ((1 << shift) - 1)) == depth
+
+
+@pytest.mark.parametrize("most", [3, 1 << 18])
+def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sent(monkeypatch, most):
+    # each box set's least image is remembered, then forgotten past `most`: the answers stay
+    # those of a table that keys every image apart
+    monkeypatch.setattr(sokoban_pulls_packed, "SEEN_MOST", most)
+    lvl = microban(144)[143][0]
+    symmetric = table_for(lvl, 3_000, "packed")
+    bare = symmetric.nbytes()
+    plain(monkeypatch)
+    whole = layers_up_to(table_for(lvl, 4 * len(symmetric) + 2_000, "dict"), symmetric.radius)
+    shift = whole.shift
+    asked = [(key >> shift, key & ((1 << shift) - 1), depth) for key, depth in whole.table.items()]
+    walked = [search_position(whole.board, state) for state in positions(lvl, random.Random(144), 300)]
+    asked += [(boxes, player, whole.bound(boxes, player)) for boxes, player in walked]
+    for _ in range(2):  # (the second time round, remembered or forgotten)
+        assert [symmetric.bound(boxes, player) for boxes, player, _ in asked] == [d for _, _, d in asked]
+    remembered = len(symmetric._seen)
+    assert 0 < remembered <= 3 if most == 3 else remembered == len({boxes for boxes, _, _ in asked})
+    assert symmetric.nbytes() == bare + remembered * sokoban_pulls_packed.SEEN_BYTES
+    sent = pickle.loads(pickle.dumps(symmetric))
+    assert sent._seen == {} and sent.bound(*asked[0][:2]) == asked[0][2]
