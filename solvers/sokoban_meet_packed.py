@@ -183,7 +183,10 @@ class Side:
         held += sum(part.nbytes for part in self.making)
         if self.making or self.coming:
             chunk = min(CHUNK, len(self.layer[0]))
-            held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES + self.table.bytes_to_add(self.coming)
+            held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES
+            doubled = self.table.bytes_to_add(self.coming)
+            if doubled:  # (the old states are placed in the new table a slice at a time)
+                held += doubled + min(SLICE, self.table.count) * SLICE_BYTES
         return held
 
     def grow(self, pack: Packing, expand: Expand, control: Control) -> None:

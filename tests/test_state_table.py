@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fewest.solvers import state_table
-from fewest.solvers.state_table import SLOT_BYTES, StateTable
+from fewest.solvers.state_table import LOAD, SLOT_BYTES, StateTable
 
 
 def random_keys(rng: random.Random, count: int) -> list[int]:
@@ -37,7 +37,7 @@ def test_it_holds_what_a_dict_holds(seed):
     assert values.tolist() == [expected.get(key, 0) for key in keys]
     assert (table.slots(asked) >= 0).sum() == len(expected)
     assert table.nbytes == SLOT_BYTES << table.bits
-    assert len(expected) <= 0.7 * (1 << table.bits)
+    assert len(expected) <= LOAD * (1 << table.bits)
 
 
 def test_values_can_be_changed_in_place_by_slot():
