@@ -132,10 +132,11 @@ class PackedPullTable:
         goals = board.goals
         keys, regions = [], []
         for region in board.parts(floor & ~goals):
-            key = self._key(goals, self._number(goals), region)
+            key = self._key(*self._looked_up(goals), goals, region)
             if key not in keys:  # (on a symmetric board, regions may be images)
                 keys.append(key)
                 regions.append(self._split(region)[:, 0])
+        self._seen.clear()  # (what the search asks is remembered, not the solved box set)
         count = len(keys)
         packed = sum(self._live_bit[cell - base] for cell in cells_of(goals))
         # the layer being pulled from, in pieces: (packed boxes, box words, region words)
@@ -202,18 +203,19 @@ class PackedPullTable:
             out.append((boxes, ranks))
         return out
 
-    def _key(self, boxes: int, number: int, region: int) -> int:
-        """A position's key: the `number` of its box set above its region's lowest floor
-        rank. On a symmetric board, that of the image the dict table keys it by
-        (`Symmetry.least`: least box set, then least lowest cell; box cells and floor
+    def _key(self, number: int, which: int | None, boxes: int, region: int) -> int:
+        """A position's key: the `number` of its box set's least image (`_looked_up`) above
+        the lowest floor rank of its region's image. That is the image the dict table keys
+        it by (`Symmetry.least`: least box set, then least lowest cell; box cells and floor
         ranks go in the cells' order, so `_least` picks the same one from words)."""
-        if self._symmetry is not None:
+        if which is None:  # images tie: the region decides which is least
             shift = self.board.size.bit_length()
-            key = self._symmetry.least(boxes, region, shift)
-            if key >> shift != boxes:
-                number = self._number(key >> shift)
-            return (number << self._rank_bits) | self._rank_of[key & ((1 << shift) - 1)]
-        return (number << self._rank_bits) | self._rank_of[(region & -region).bit_length() - 1]
+            lowest = self._symmetry.least(boxes, region, shift) & ((1 << shift) - 1)
+        else:
+            if which >= 0:
+                region = self._symmetry.image(region, which)
+            lowest = (region & -region).bit_length() - 1
+        return (number << self._rank_bits) | self._rank_of[lowest]
 
     def _number(self, boxes: int) -> int | None:
         """The box set's number (None: a box where no pull ever puts one)."""
@@ -227,9 +229,12 @@ class PackedPullTable:
 
     def _looked_up(self, boxes: int) -> tuple[int | None, int | None]:
         """(the number of the least image of `boxes`, which symmetry gives it: -1 none,
-        None where images tie and the region decides), remembered: a search asks for the
-        same box set with the player elsewhere about twice (Microban #144: 620,220 asks,
-        298,086 box sets)."""
+        None where images tie and the region decides; live cells map onto live cells, so
+        the number is None for all images or none). On a symmetric board remembered: a
+        search asks for the same box set with the player elsewhere about twice (Microban
+        #144: 620,220 asks, 298,086 box sets)."""
+        if self._symmetry is None:
+            return self._number(boxes), -1
         seen = self._seen.get(boxes)
         if seen is None:
             if len(self._seen) >= SEEN_MOST:
@@ -247,23 +252,15 @@ class PackedPullTable:
 
     def bound(self, boxes: int, player: int) -> int:
         """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
-        board = self.board
-        number, which = (self._number(boxes), -1) if self._symmetry is None else self._looked_up(boxes)
+        number, which = self._looked_up(boxes)
         # Most box sets asked about are in no entry at all (Microban #144: 90% of 630,797
         # asks): those go without their region's flood fill.
         if number is None or not self._table.holds_within(
             number << self._rank_bits, (number + 1) << self._rank_bits
         ):
-            return self.beyond  # (live cells map onto live cells: so do the least image's)
-        region = board.reach(player, board.floor & ~boxes)
-        if which is None:  # images tie: the region decides which is least
-            shift = board.size.bit_length()
-            lowest = self._symmetry.least(boxes, region, shift) & ((1 << shift) - 1)
-        else:
-            if which >= 0:
-                region = self._symmetry.image(region, which)
-            lowest = (region & -region).bit_length() - 1
-        depth = self._table.get((number << self._rank_bits) | self._rank_of[lowest])
+            return self.beyond
+        board = self.board
+        depth = self._table.get(self._key(number, which, boxes, board.reach(player, board.floor & ~boxes)))
         return self.beyond if depth is None else depth
 
     def grow(self, control: Control, seconds: float | None, most: int, until: int | None = None) -> None:

@@ -624,3 +624,24 @@ def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sen
     assert symmetric.nbytes() == bare + remembered * sokoban_pulls_packed.SEEN_BYTES
     sent = pickle.loads(pickle.dumps(symmetric))
     assert sent._seen == {} and sent.bound(*asked[0][:2]) == asked[0][2]
+
+
+def test_a_position_is_keyed_by_the_image_the_dict_table_keys_it_by():
+    # box sets that are their own image too (their images tie: the region decides), as the
+    # solved one is; `Symmetry.least` (the dict table's key) is the oracle
+    lvl = microban(144)[143][0]
+    table = table_for(lvl, 100, "packed")
+    symmetry, board, shift = table._symmetry, table.board, table.board.size.bit_length()
+    live, rng, ties = list(table._live_index), random.Random(144), 0
+    for _ in range(400):
+        boxes = sum(1 << cell for cell in rng.sample(live, rng.randint(1, 8)))
+        if rng.random() < 0.5:
+            boxes |= symmetry.image(boxes, rng.randrange(len(symmetry.maps)))
+        player = rng.choice([cell for cell in range(board.size) if (board.floor & ~boxes) >> cell & 1])
+        region = board.reach(player, board.floor & ~boxes)
+        least = symmetry.least(boxes, region, shift)
+        expected = (table._number(least >> shift) << table._rank_bits) | table._rank_of[least & ((1 << shift) - 1)]
+        number, which = table._looked_up(boxes)
+        ties += which is None
+        assert table._key(number, which, boxes, region) == expected
+    assert ties >= 50
