@@ -5,6 +5,7 @@ kinds, the dict and the packed (numpy) one, and the two are the same table."""
 
 import pickle
 import random
+from math import comb
 import threading
 
 import numpy as np
@@ -191,8 +192,13 @@ def test_packed_its_numbers_are_one_to_one():
     sets = {frozenset(rng.sample(cells, 8)) for _ in range(3000)}
     packed = np.array([sum(1 << table._live_index[c] for c in s) for s in sets], dtype=np.uint64)
     numbers = table._numbers(packed)
-    assert [int(n) for n in numbers] == [table._number(sum(1 << c for c in s)) for s in sets]
+    # the combinatorial number system: the i-th lowest box on live cell j adds C(j, i)
+    defined = [sum(comb(j, i) for i, j in enumerate(sorted(table._live_index[c] for c in s), 1)) for s in sets]
+    assert [int(n) for n in numbers] == defined
+    assert [table._number(sum(1 << c for c in s)) for s in sets] == defined
     assert len(set(numbers.tolist())) == len(sets) and int(numbers.max()) < 2**64 >> table._rank_bits
+    off = next(c for c in range(board.size) if board.floor >> c & 1 and c not in table._live_index)
+    assert all(table._number(sum(1 << c for c in sorted(s)[1:]) | 1 << off) is None for s in list(sets)[:100])
 
 
 def test_a_board_too_big_to_pack_keeps_the_dict():
