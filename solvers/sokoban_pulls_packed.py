@@ -218,21 +218,22 @@ class PackedPullTable:
             lowest = (region & -region).bit_length() - 1
         return (number << self._rank_bits) | self._rank_of[lowest]
 
-    def _number_tables(self, live: int, most: int) -> tuple[int, list[dict]]:
+    def _number_tables(self, live: int, boxes: int) -> tuple[int, list[dict]]:
         """(bytes of a box set, per byte of it: byte -> (its boxes, then what they add to
-        the number per count of boxes below it)), bytes with a cell off `live` left out."""
+        the number per count of boxes below it, of `boxes` in all)), bytes with a cell off
+        `live` left out."""
         size = -(-self.board.size // 8)
         tables: list[dict] = []
         for position in range(size):
-            table: dict = {0: (0, *[0] * (most + 1))}
-            for bit in range(8):  # a byte's entry is that of its bits below its highest, and that
+            table: dict = {0: (0, *[0] * (boxes + 1))}
+            for bit in range(8):  # each live cell goes above those of the bytes made so far
                 cell = 8 * position + bit
                 if not live >> cell & 1:
                     continue
                 choose = self._choose[self._live_index[cell]]
                 for byte, (count, *adds) in list(table.items()):
                     table[byte | 1 << bit] = (count + 1, *(
-                        add + choose[below + count + 1] if below + count + 1 <= most else 0
+                        add + choose[below + count + 1] if below + count + 1 <= boxes else 0
                         for below, add in enumerate(adds)
                     ))
             del table[0]
