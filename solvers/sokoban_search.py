@@ -96,8 +96,9 @@ PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
 # to radius 25 (at 19 s; 36 pushes proven in 38-42 s and 1.45 GiB, both processes; #93
 # 14.5 s -> 5.3 s; Microban II at 20 s a level, 127/135 as before, #74 7.1 s -> 1.6 s).
 # On a slower machine (that layer alone in 11-13 s), 0.4 of 54 s ended the child first and
-# #144 ran out at 60 s; at 0.5 the layer comes at 26-29 s and #144 is proven in 46-50 s,
-# with Microban under either metric losing nothing and taking no longer.
+# #144 ran out at 60 s; at 0.5 the layer came at 26-29 s and #144 was proven in 46-50 s
+# (four runs), with Microban under either metric losing nothing and taking no longer. An
+# hour later the same machine ran slower and #144 ran out at either share (four runs).
 PULLS_SHARE = 0.25
 PULLS_APART_SHARE = 0.5
 PULLS_GROWTH = 0.5
