@@ -5,8 +5,8 @@ kinds, the dict and the packed (numpy) one, and the two are the same table."""
 
 import pickle
 import random
-from math import comb
 import threading
+from math import comb
 
 import numpy as np
 import pytest
