@@ -107,18 +107,12 @@ class PackedPullTable:
         for cell, index in self._rank_of.items():
             self._rank[cell - base] = index
         # a box set's number, a byte of box cells at a time: by_byte[byte position, byte,
-        # boxes below it] = the sum of C(j, i) over its boxes (the i-th lowest on box cell j)
+        # boxes below it] = what the byte's boxes add (_byte_adds)
         boxes = bin(board.goals).count("1")
-        self._choose = [[comb(j, i) for i in range(boxes + 1)] for j in range(64)]
         by_byte = np.zeros((8, 256, boxes + 1), dtype=np.uint64)
         for position in range(8):
             for byte in range(256):
-                for below in range(boxes + 1):
-                    ones = [8 * position + p for p in range(8) if byte >> p & 1]
-                    if below + len(ones) <= boxes:
-                        by_byte[position, byte, below] = sum(
-                            self._choose[j][below + i] for i, j in enumerate(ones, 1)
-                        )
+                by_byte[position, byte] = _byte_adds([8 * position + p for p in range(8) if byte >> p & 1], boxes)
         self._by_byte = by_byte.reshape(-1)
         self._box_bytes, self._byte_numbers = self._number_tables(live, boxes)
         self._ones = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)
@@ -225,18 +219,13 @@ class PackedPullTable:
         size = -(-self.board.size // 8)
         tables: list[dict] = []
         for position in range(size):
-            table: dict = {0: (0, *[0] * (boxes + 1))}
-            for bit in range(8):  # each live cell goes above those of the bytes made so far
-                cell = 8 * position + bit
-                if not live >> cell & 1:
+            here = live >> 8 * position & 255
+            table: dict = {}
+            for byte in range(1, 256):
+                if byte & ~here:
                     continue
-                choose = self._choose[self._live_index[cell]]
-                for byte, (count, *adds) in list(table.items()):
-                    table[byte | 1 << bit] = (count + 1, *(
-                        add + choose[below + count + 1] if below + count + 1 <= boxes else 0
-                        for below, add in enumerate(adds)
-                    ))
-            del table[0]
+                indices = [self._live_index[8 * position + bit] for bit in range(8) if byte >> bit & 1]
+                table[byte] = (len(indices), *_byte_adds(indices, boxes))
             tables.append(table)
         return size, tables
 
@@ -418,6 +407,16 @@ class PackedPullTable:
             number += self._by_byte[(position * 256 + byte) * width + below]
             below += self._ones[byte]
         return number
+
+
+def _byte_adds(indices: list[int], boxes: int) -> tuple[int, ...]:
+    """What boxes on these box cells (their indices, lowest first) add to a box set's
+    number, per count of boxes below them (0 to `boxes`): the sum of C(j, below + i) over
+    the i-th of them, on box cell j (0 where they would make more than `boxes`)."""
+    return tuple(
+        sum(comb(j, below + i) for i, j in enumerate(indices, 1)) if below + len(indices) <= boxes else 0
+        for below in range(boxes + 1)
+    )
 
 
 def _shift(words: np.ndarray, by: int) -> np.ndarray:
