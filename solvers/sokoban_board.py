@@ -157,19 +157,23 @@ def open_pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list
 def pushable_to(board: Board, boxes: int) -> int:
     """Cells some box of `boxes` can be pushed to with the others gone (a pulled box
     anywhere else belongs to no position the start can reach)."""
-    floor, steps = board.floor, board.steps
     seen = frontier = boxes
     while frontier:
-        grown = 0
-        for step in steps:
-            # a push by `step` needs floor behind the box (for the player) and ahead
-            if step > 0:
-                grown |= ((frontier & (floor << step)) << step) & floor
-            else:
-                grown |= ((frontier & (floor >> -step)) >> -step) & floor
-        frontier = grown & ~seen
+        frontier = pushed_once(board, frontier) & ~seen
         seen |= frontier
     return seen
+
+
+def pushed_once(board: Board, boxes: int) -> int:
+    """Cells a box of `boxes` can be pushed to in one push with the others gone."""
+    floor, grown = board.floor, 0
+    for step in board.steps:
+        # a push by `step` needs floor behind the box (for the player) and ahead
+        if step > 0:
+            grown |= ((boxes & (floor << step)) << step) & floor
+        else:
+            grown |= ((boxes & (floor >> -step)) >> -step) & floor
+    return grown
 
 
 def pullable_to(board: Board, goals: int) -> int:

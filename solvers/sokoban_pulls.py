@@ -25,6 +25,7 @@ under the least of their keys: a quarter of the entries on Microban #144
 from __future__ import annotations
 
 import sys
+from typing import Callable
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
@@ -112,10 +113,15 @@ class PullTable:
         region = self.board.reach(player, self.board.floor & ~boxes)
         return self.table.get(self._key(boxes, region), self.beyond)
 
-    def grow(self, control: Control, seconds: float | None, most: int, until: int | None = None) -> None:
+    def grow(
+        self, control: Control, seconds: float | None, most: int, until: int | None = None,
+        limit: Callable[[], int | None] | None = None,
+    ) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
         entries, its layers are complete up to radius `until`, or no position is left.
-        The control's budget and cancel still apply (they raise `Stopped`)."""
+        The control's budget and cancel still apply (they raise `Stopped`). `limit` (the
+        pushes of a plan the search knows) is not used here: this table holds every
+        position (the packed one leaves out those no such plan goes through)."""
         if self._layer is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         board, table, shift = self.board, self.table, self.shift

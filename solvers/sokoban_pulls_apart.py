@@ -23,6 +23,7 @@ import sys
 import threading
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
+from typing import Callable
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, almost_past, pull_table
@@ -114,11 +115,19 @@ class PullsApart:
         # (a table pickles without what it grows from: a child not forked makes its own)
         source = table if context.get_start_method() == "fork" else (table.board, start_boxes)
         self._receiver, sender = context.Pipe(duplex=False)
+        # the pushes of the best plan the search knows (0: none), read by the child as it grows
+        self._limit = context.Value("q", 0, lock=False)
         self._child = start_child(
-            context.Process(target=_grow, args=(sender, source, half, most, matching), daemon=True)
+            context.Process(target=_grow, args=(sender, source, half, most, matching, self._limit), daemon=True)
         )
         sender.close()
         self.finished = False
+
+    def limit(self, pushes: int) -> None:
+        """The search knows a plan of `pushes` pushes (under the pushes metric): the child
+        may leave out positions no plan of so many pushes goes through."""
+        if not 0 < self._limit.value <= pushes:
+            self._limit.value = pushes
 
     def ready(self) -> bool:
         return self._receiver.poll()
@@ -146,24 +155,27 @@ class PullsApart:
         self._receiver.close()
 
 
-def _grow(sender, source: Table | tuple, half: float, most: int, matching: int) -> None:
+def _grow(sender, source: Table | tuple, half: float, most: int, matching: int, limit) -> None:
     """`grown_in_halves`, sending (table, last?) as it grows past the matching; quietly
     stopped by Ctrl-C (sent to the whole process group: the parent says so). `source`:
-    the table, or (board, start boxes) to make it from."""
+    the table, or (board, start boxes) to make it from; `limit`: a shared integer, the
+    pushes of the best plan the search knows (0: none)."""
     with contextlib.suppress(KeyboardInterrupt):
         table = pull_table(*source) if isinstance(source, tuple) else source
-        _grow_and_send(sender, table, half, most, matching)
+        _grow_and_send(sender, table, half, most, matching, lambda: limit.value or None)
     sender.close()
 
 
-def _grow_and_send(sender, table: Table, half: float, most: int, matching: int) -> None:
+def _grow_and_send(
+    sender, table: Table, half: float, most: int, matching: int, limit: Callable[[], int | None]
+) -> None:
     control = Control()
     first, second = control.seconds + half, control.seconds + 2 * half
     sent, sent_radius = 0, 0  # the table last sent: its entries and radius
     while True:
         deepest = table.radius + 1
         end = second if almost_past(table, matching) else first
-        table.grow(control, max(0.0, end - control.seconds), most, until=deepest)
+        table.grow(control, max(0.0, end - control.seconds), most, until=deepest, limit=limit)
         last = table.complete or table.radius < deepest  # (stopped by the time or its size)
         if table.beyond <= matching:
             if last:

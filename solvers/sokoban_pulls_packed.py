@@ -25,12 +25,14 @@ beyond 64 bits keeps the dict (`fits`; sokoban_pulls.py picks).
 from __future__ import annotations
 
 from math import comb
+from typing import Callable
 
 import numpy as np
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_blocks import SortedBlocks
 from fewest.solvers.sokoban_board import Board, cells_of, pullable_to, pushable_to
+from fewest.solvers.sokoban_pulls_forward import ForwardBound
 from fewest.solvers.sokoban_symmetry import Symmetry, symmetry_keeping
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
@@ -117,6 +119,8 @@ class PackedPullTable:
         self._box_bytes, self._byte_numbers = self._number_tables(live, boxes)
         self._ones = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.int64)
         self._symmetry = symmetry_keeping(board, pushable_to(board, start_boxes))
+        self._start_boxes = start_boxes
+        self._forward: ForwardBound | None = None  # made when a limit first comes
         self._seen: dict = {}  # box set -> `_looked_up`'s answer
         self._images = self._image_tables(self._symmetry)
         self._floor = self._split(floor)
@@ -159,7 +163,7 @@ class PackedPullTable:
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier: looked up only
         state = self.__dict__.copy()
-        state.update(_layer=None, _made=None, _done=(0, 0), _seen={})
+        state.update(_layer=None, _made=None, _done=(0, 0), _seen={}, _forward=None)
         return state
 
     def stop_growing(self) -> None:
@@ -278,10 +282,15 @@ class PackedPullTable:
         depth = self._table.get(self._key(number, which, boxes, board.reach(player, board.floor & ~boxes)))
         return self.beyond if depth is None else depth
 
-    def grow(self, control: Control, seconds: float | None, most: int, until: int | None = None) -> None:
+    def grow(
+        self, control: Control, seconds: float | None, most: int, until: int | None = None,
+        limit: Callable[[], int | None] | None = None,
+    ) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
         entries, its layers are complete up to radius `until`, or no position is left.
-        The control's budget and cancel still apply."""
+        The control's budget and cancel still apply. `limit`, asked as it goes: the pushes
+        of a plan the search knows (None: none yet); from then on positions no plan of so
+        many pushes goes through are left out (sokoban_pulls_forward.py)."""
         if self._layer is None or self._made is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         deadline = None if seconds is None else control.seconds + seconds
@@ -297,7 +306,10 @@ class PackedPullTable:
                         self._done = (piece, start)
                         return
                     end = start + CHUNK
-                    self._made.append(self._pull(packed[start:end], boxes[:, start:end], regions[:, start:end]))
+                    most_pushes = None if limit is None else limit()
+                    self._made.append(
+                        self._pull(packed[start:end], boxes[:, start:end], regions[:, start:end], most_pushes)
+                    )
                 piece, done = piece + 1, 0
             self._done = (piece, 0)
             self._close_layer(control)
@@ -342,19 +354,27 @@ class PackedPullTable:
         self._made = []
         self._done = (0, 0)
 
-    def _pull(self, packed: np.ndarray, boxes: np.ndarray, regions: np.ndarray) -> tuple:
-        """Every pull from these positions that makes one not yet in the table:
-        (keys, packed boxes, box words, region words), keys unique."""
+    def _pull(self, packed: np.ndarray, boxes: np.ndarray, regions: np.ndarray, most_pushes: int | None) -> tuple:
+        """Every pull from these positions that makes one not yet in the table (and, with
+        `most_pushes`, one some plan of that many pushes may go through): (keys, packed
+        boxes, box words, region words), keys unique."""
+        if most_pushes is not None:  # (a parent too far from the start has no child near enough)
+            forward = self._forward_bound()
+            near = forward.pushes(packed) + self.radius <= most_pushes
+            packed, boxes, regions = packed[near], boxes[:, near], regions[:, near]
         parts = []
         for direction, step in enumerate(self._steps):
             # a box on c pulled to c + step: the player stands on c + step, backs onto c + 2 step
             pullable = boxes & _shift(regions, -step) & _shift(regions, -2 * step) & self._landing[direction]
             row, bit = _set_bits(pullable)
+            to = bit + step
+            child_packed = packed[row] ^ self._live_bit[bit] ^ self._live_bit[to]
+            if most_pushes is not None:
+                near = forward.pushes(child_packed) + self.radius + 1 <= most_pushes
+                row, bit, to, child_packed = row[near], bit[near], to[near], child_packed[near]
             if not len(row):
                 continue
-            to = bit + step
             child = boxes[:, row] ^ (self._cell_words[bit] ^ self._cell_words[to]).T
-            child_packed = packed[row] ^ self._live_bit[bit] ^ self._live_bit[to]
             region = _flood(self._cell_words[to + step].T.copy(), self._floor & ~child, self.board.width)
             if self._images:
                 keyed, rank = self._least(child_packed, region)
@@ -374,6 +394,13 @@ class PackedPullTable:
             np.concatenate([part[2] for part in parts], axis=1)[:, first],
             np.concatenate([part[3] for part in parts], axis=1)[:, first],
         )
+
+    def _forward_bound(self) -> ForwardBound:
+        if self._forward is None:
+            maps = self._symmetry.maps if self._symmetry is not None else ()
+            box_cells = sorted(self._live_index, key=self._live_index.__getitem__)
+            self._forward = ForwardBound(self.board, self._start_boxes, box_cells, maps)
+        return self._forward
 
     def _least(self, packed: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per position, the image that keys it (as `_key`): its box cells' word and its

@@ -321,8 +321,8 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     are asked at more than one radius; 20 (nodes opened again) without."""
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
     real_grow, real_bound = PackedPullTable.grow, PackedPullTable.bound
-    monkeypatch.setattr(PackedPullTable, "grow", lambda self, control, seconds, most: real_grow(
-        self, control, None, most, until=self.radius + 1))
+    monkeypatch.setattr(PackedPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
+        self, control, None, most, until=self.radius + 1, limit=limit))
     radii: dict = {}
     monkeypatch.setattr(PackedPullTable, "bound", lambda self, boxes, player: radii.setdefault(
         (boxes, player), set()).add(self.radius) or real_bound(self, boxes, player))
@@ -476,7 +476,7 @@ class TimedLayers:
     def __len__(self) -> int:
         return 10**self.radius
 
-    def grow(self, control, seconds: float | None, most: int, until: int | None = None) -> None:
+    def grow(self, control, seconds: float | None, most: int, until: int | None = None, limit=None) -> None:
         deadline = float("inf") if seconds is None else self.clock.seconds + seconds
         while self.radius < len(self.costs):
             need = self.costs[self.radius] - self.spent
@@ -519,7 +519,7 @@ def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch
             return sokoban_pulls.grown_in_halves(table, clock, 10.0, 10**9, 5)
         monkeypatch.setattr(sokoban_pulls_apart, "Control", lambda: clock)
         sent = Sent()
-        sokoban_pulls_apart._grow_and_send(sent, table, 10.0, 10**9, 5)
+        sokoban_pulls_apart._grow_and_send(sent, table, 10.0, 10**9, 5, lambda: None)
         assert sent[-1][1] and not any(last for _, last in sent[:-1])
         return sent[-1][0] or next((table for table, _ in reversed(sent) if table is not None), None)
 
