@@ -13,6 +13,9 @@ than r pushes. The bound it gives is exact within r pulls of the goal and
 r + 1 everywhere else, far above the matching on a level whose boxes all
 have a long way to go (Microban #93: 24 against the matching's 12 at the
 start). Once no position is left, a missing one can never be solved.
+Under the pushes metric, once the search knows a plan, the packed table may
+leave out positions no plan of as few pushes goes through (a missing one is
+then unsolvable within that many; sokoban_pulls_forward.py).
 
 Pulls are made only onto cells some start box can be pushed to (a position
 with a box elsewhere is never reached from the start). On a symmetric board

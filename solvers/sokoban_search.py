@@ -15,6 +15,10 @@ the room, may have a long way round). When a node is taken out of the queue
 the pair bound (sokoban_pairs.py) or, once the search is no longer small, the
 goal room bounds (sokoban_room.py) and the pull table (sokoban_pulls.py: exact
 pushes left near the goal) may raise h, and the node goes back in with it.
+Under pushes a node whose pushes left the table gives exactly is a plan: the
+table then leaves out positions no plan of as few pushes goes through
+(sokoban_pulls_forward.py; the bound may overestimate there, never on an
+optimal plan, which is all A* needs).
 Under the moves metric f also counts the walking the boxes' way forces on the
 player (sokoban_walk_bound.py: back out for the next box), and a node taken
 out goes back in when the walk to its nearest push, once known, is more (moves
