@@ -11,12 +11,14 @@ are at least, over its boxes, the push distance from the nearest start box
 (with the other boxes gone and the player anywhere), summed; on a symmetric
 table, where one entry stands for all images, the least over the images.
 
-The table stays exact for every position it keeps: pulling a box one cell
-changes the sum by at most one, so each position on a shortest pull chain to a
-kept one is kept too. A position it leaves out gets the bound of one beyond the
-radius, which may be too high, but only where no plan of U pushes or fewer
-passes: A* stays optimal as long as the bound never overestimates on an optimal
-plan (sokoban_search.py re-opens nodes whose cost improves).
+The table stays exact for every position it keeps: a pull undone is a push,
+so the position a pull starts from has a sum at most one more than the one it
+makes, and each position on a shortest pull chain to a kept one is kept too. A
+position it leaves out gets the bound of one beyond the radius (unsolvable,
+once none is left to pull from), which may be too high, but only where no plan
+of U pushes or fewer passes: A* stays optimal as long as the bound never
+overestimates on an optimal plan (sokoban_search.py re-opens nodes whose cost
+improves).
 """
 
 from __future__ import annotations
@@ -49,7 +51,9 @@ class ForwardBound:
     pushes from the start at least (the least over the images, where `maps` are the
     table's symmetries: maps[t][cell] is the cell's image)."""
 
-    def __init__(self, board: Board, start_boxes: int, box_cells: Sequence[int], maps: Sequence[Sequence[int]]):
+    def __init__(
+        self, board: Board, start_boxes: int, box_cells: Sequence[int], maps: Sequence[Sequence[int]]
+    ) -> None:
         distance = push_distances(board, start_boxes)
         self._sums = []  # per image, looked up by byte position * 256 + byte
         for image in [None, *maps]:

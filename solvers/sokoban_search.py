@@ -192,7 +192,7 @@ def _search(
     # Pushes: the fewest of the plans known (a node's pushes so far and the table's exact
     # pulls left): the table may then leave out positions no plan of so many goes through
     # (sokoban_pulls_forward.py). Not under moves: a plan with the fewest moves may push more.
-    known: list = [None]
+    known: int | None = None
     plans_known = metric == "pushes"
 
     # A queued node keeps its boxes' order and matching in arrays, not a tuple and lists: a
@@ -271,10 +271,10 @@ def _search(
         # Grigoriev's special levels when the table was sent as it grew).
         if (lazy or near) and not walked and (pushes_left == matching or (len(item) > 4 and item[4] != grown)):
             left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
-            if plans_known and near and left <= near.radius and (known[0] is None or g // MAJOR + left < known[0]):
-                known[0] = g // MAJOR + left  # (within its radius the table is exact: a plan)
+            if plans_known and near and left <= near.radius and (known is None or g // MAJOR + left < known):
+                known = g // MAJOR + left  # (within its radius the table is exact: a plan)
                 if helpers:
-                    helpers[-1].limit(known[0])
+                    helpers[-1].limit(known)
             # Within its radius the pull table is exact; beyond it, well above the matching,
             # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
             # would cost a third of the search's time: they are asked only when it is near.
@@ -312,7 +312,7 @@ def _search(
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double
                 near = growing
-                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most, limit=lambda: known[0])
+                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most, limit=lambda: known)
                 grown += 1
                 grown_at = control.seconds
                 pulls_due = 0 if near.complete else 2 * control.expanded
