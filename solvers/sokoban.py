@@ -61,8 +61,8 @@ BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under t
 PACKING_SHARE = 0.6
 # Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
 # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
-# (pushes, moves) never got past 336 in 300 s. The first proof keeps 51 of 60 s (#144's
-# takes 37-42 s).
+# (pushes, moves) never got past 336 in 1,050 s (5.1M expansions). The first proof keeps
+# 51 of 60 s (#144's takes 26-28 s, 39-48 s with another busy process beside it).
 PUSHES_ALONE_SHARE = 0.15
 # With a spare core the pushes alone run beside the first proof instead, in a child forked
 # early (while this process is small: a child's resident size starts at its parent's) that

@@ -103,6 +103,9 @@ PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
 # #144 ran out at 60 s; at 0.5 the layer came at 26-29 s and #144 was proven in 46-50 s
 # (four runs), with Microban under either metric losing nothing and taking no longer. An
 # hour later the same machine ran slower and #144 ran out at either share (four runs).
+# Since the table leaves out positions no plan of the fewest pushes known goes through
+# (sokoban_pulls_forward.py), #144's table is complete at about 22 s (radius 37, 6.6M
+# entries) and #144 is proven in 26-28 s; with another busy process beside it, 39-48 s.
 PULLS_SHARE = 0.25
 PULLS_APART_SHARE = 0.5
 PULLS_GROWTH = 0.5
