@@ -13,9 +13,9 @@ than r pushes. The bound it gives is exact within r pulls of the goal and
 r + 1 everywhere else, far above the matching on a level whose boxes all
 have a long way to go (Microban #93: 24 against the matching's 12 at the
 start). Once no position is left, a missing one can never be solved.
-Under the pushes metric, once the search knows a plan, the packed table may
-leave out positions no plan of as few pushes goes through (a missing one is
-then unsolvable within that many; sokoban_pulls_forward.py).
+Under the pushes metric, once the search knows a plan, the table may leave out
+positions no plan of as few pushes goes through (a missing one is then
+unsolvable within that many; sokoban_pulls_forward.py).
 
 Pulls are made only onto cells some start box can be pushed to (a position
 with a box elsewhere is never reached from the start). On a symmetric board
@@ -32,6 +32,7 @@ from typing import Callable
 
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
+from fewest.solvers.sokoban_pulls_forward import ForwardSums
 from fewest.solvers.sokoban_pulls_packed import PackedPullTable, fits
 from fewest.solvers.sokoban_symmetry import symmetry_keeping
 from fewest.solvers.sokoban_tables import UNREACHABLE
@@ -70,6 +71,8 @@ class PullTable:
         self.complete = False  # no position left: one missing can never be solved
         self.beyond = 1  # the bound for a position not in the table
         self._reachable = pushable_to(board, start_boxes)
+        self._start_boxes = start_boxes
+        self._forward: ForwardSums | None = None  # made when a limit first comes
         self._symmetry = symmetry_keeping(board, self._reachable)
         goals = board.goals
         self._layer: list = []  # (boxes, region) of layer `radius`, being pulled from
@@ -97,7 +100,7 @@ class PullTable:
         # sent from a child process (sokoban_pulls_apart.py) without its frontier:
         # a table that came that way is only looked up, never grown on
         state = self.__dict__.copy()
-        state.update(_layer=None, _made=None, _done=0)
+        state.update(_layer=None, _made=None, _done=0, _forward=None)
         return state
 
     def stop_growing(self) -> None:
@@ -111,6 +114,12 @@ class PullTable:
             return (boxes << self.shift) | ((region & -region).bit_length() - 1)
         return self._symmetry.least(boxes, region, self.shift)
 
+    def _forward_sums(self) -> ForwardSums:
+        if self._forward is None:
+            maps = self._symmetry.maps if self._symmetry is not None else ()
+            self._forward = ForwardSums(self.board, self._start_boxes, maps)
+        return self._forward
+
     def bound(self, boxes: int, player: int) -> int:
         """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
         region = self.board.reach(player, self.board.floor & ~boxes)
@@ -122,9 +131,10 @@ class PullTable:
     ) -> None:
         """Pull on until `seconds` more have passed (None: no limit), the table holds `most`
         entries, its layers are complete up to radius `until`, or no position is left.
-        The control's budget and cancel still apply (they raise `Stopped`). `limit` (the
-        pushes of a plan the search knows) is not used here: this table holds every
-        position (the packed one leaves out those no such plan goes through)."""
+        The control's budget and cancel still apply (they raise `Stopped`). `limit`, asked
+        as it goes: the pushes of a plan the search knows (None: none yet); from then on
+        positions no plan of so many pushes goes through are left out
+        (sokoban_pulls_forward.py)."""
         if self._layer is None:
             raise ValueError("a pull table sent from another process cannot grow on")
         board, table, shift = self.board, self.table, self.shift
@@ -132,6 +142,7 @@ class PullTable:
         symmetry = self._symmetry
         deadline = None if seconds is None else control.seconds + seconds
         layer, made = self._layer, self._made
+        most_pushes = None
         while layer:
             depth = self.radius + 1
             for index in range(self._done, len(layer)):
@@ -140,7 +151,13 @@ class PullTable:
                     if len(table) >= most or (deadline is not None and control.seconds > deadline):
                         self._done = index
                         return
+                    most_pushes = None if limit is None else limit()
                 boxes, region = layer[index]
+                if most_pushes is not None:  # (a parent too far from the start: no child near enough)
+                    forward = self._forward_sums()
+                    sums = forward.sums(boxes)
+                    if min(sums) + self.radius > most_pushes:
+                        continue
                 for step in steps:
                     # a box on c pulled to c + step: the player walks to c + step, backs onto c + 2 step
                     if step > 0:
@@ -148,6 +165,9 @@ class PullTable:
                     else:
                         pulled = boxes & (region << -step) & (region << (-2 * step)) & (reachable << -step)
                     for cell in cells_of(pulled):
+                        if most_pushes is not None:  # (with a plan known: a child near enough the start)
+                            if forward.least_after(sums, cell, cell + step) + depth > most_pushes:
+                                continue
                         after = boxes ^ (1 << cell) ^ (1 << (cell + step))
                         area = board.reach(cell + 2 * step, floor & ~after)
                         if symmetry is None:

@@ -82,3 +82,27 @@ class ForwardBound:
             least = total if least is None else np.minimum(least, total)
         return least
 
+
+
+class ForwardSums:
+    """The same bound for the dict table (sokoban_pulls.py), a position at a time: per
+    image, the sum over a box set, and the least over the images after one box moved."""
+
+    def __init__(self, board: Board, start_boxes: int, maps: Sequence[Sequence[int]]) -> None:
+        distance = push_distances(board, start_boxes)
+        self._per_cell = []  # per image: per cell, its image's pushes from the start
+        for image in [None, *maps]:
+            per_cell = [FAR] * board.size
+            for cell in distance:
+                per_cell[cell] = distance[cell if image is None else image[cell]]
+            self._per_cell.append(per_cell)
+
+    def sums(self, boxes: int) -> list[int]:
+        """Per image, the pushes from the start at least."""
+        cells = list(cells_of(boxes))
+        return [sum(map(per_cell.__getitem__, cells)) for per_cell in self._per_cell]
+
+    def least_after(self, sums: list[int], cell: int, target: int) -> int:
+        """The least over the images once the box on `cell` (of the box set with these
+        `sums`) is on `target`."""
+        return min(total - per_cell[cell] + per_cell[target] for total, per_cell in zip(sums, self._per_cell))

@@ -7,14 +7,15 @@ import random
 from collections import deque
 
 import numpy as np
+import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Control, Status
-from fewest.solvers import sokoban_pulls_packed, sokoban_search
+from fewest.solvers import sokoban_search
 from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_pulls import PackedPullTable
+from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable
 from fewest.solvers.sokoban_pulls_apart import PullsApart
-from fewest.solvers.sokoban_pulls_forward import FAR, ForwardBound, push_distances
+from fewest.solvers.sokoban_pulls_forward import FAR, ForwardBound, ForwardSums, push_distances
 from fewest.solvers.sokoban_symmetry import board_symmetry
 from fewest.solvers.sokoban_tables import UNREACHABLE
 from tests.sokoban_support import checked, lexicographic_optimum, microban, random_rooms, search_position, solve
@@ -103,6 +104,7 @@ def test_the_bound_from_the_start_never_exceeds_the_pushes_to_any_image():
         if len(cells) > 64:
             continue
         bound = ForwardBound(board, board.mask(room.boxes) & board.floor, cells, maps)
+        one_at_a_time = ForwardSums(board, board.mask(room.boxes) & board.floor, maps)  # (the dict table's)
         index = {cell: i for i, cell in enumerate(cells)}
         reached = pushes_from_start(room)
         pushes = np.array(list(reached.values()))
@@ -112,21 +114,24 @@ def test_the_bound_from_the_start_never_exceeds_the_pushes_to_any_image():
             moved = [sets if image is None else [image[box] for box in sets] for sets in boxes]
             packed = np.array([sum(1 << index[box] for box in sets) for sets in moved], dtype=np.uint64)
             assert (bound.pushes(packed) <= pushes).all()
+            sums = [min(one_at_a_time.sums(sum(1 << box for box in sets))) for sets in moved]
+            assert sums == bound.pushes(packed).tolist()
             images_seen += (image is not None) * len(packed)
     assert images_seen > 100
 
 
-def limited_table(room: S.Level, limit: int | None) -> PackedPullTable:
+def limited_table(room: S.Level, limit: int | None, kind: type = PackedPullTable) -> PullTable | PackedPullTable:
     board = compile_board(room)
-    table = PackedPullTable(board, board.mask(room.boxes) & board.floor)
+    table = kind(board, board.mask(room.boxes) & board.floor)
     table.grow(Control(), None, 10**9, limit=lambda: limit)
     return table
 
 
-def test_limited_by_a_plan_it_is_exact_on_every_position_of_a_plan_within_the_limit():
+@pytest.mark.parametrize("kind", [PullTable, PackedPullTable])
+def test_limited_by_a_plan_it_is_exact_on_every_position_of_a_plan_within_the_limit(kind):
     whole_entries = limited_entries = checked_positions = 0
     for room in rooms():
-        whole = limited_table(room, None)
+        whole = limited_table(room, None, kind)
         start = S.initial_state(room)
         fewest = whole.bound(*search_position(whole.board, start))
         if fewest >= UNREACHABLE:
@@ -134,7 +139,7 @@ def test_limited_by_a_plan_it_is_exact_on_every_position_of_a_plan_within_the_li
         reached = pushes_from_start(room)
         for extra in (0, 2):
             limit = fewest + extra
-            limited = limited_table(room, limit)
+            limited = limited_table(room, limit, kind)
             whole_entries += len(whole)
             limited_entries += len(limited)
             for state, pushes in reached.items():
@@ -195,8 +200,10 @@ def test_the_child_growing_the_table_is_told_the_fewest_pushes_known():
         apart.close()
 
 
-def test_a_table_sent_on_leaves_its_forward_bound_behind():
+@pytest.mark.parametrize("kind", [PullTable, PackedPullTable])
+def test_a_table_sent_on_leaves_its_forward_bound_behind(kind):
     room = random_rooms(444, 1)[0]
-    table = limited_table(room, 10)
+    table = limited_table(room, 10, kind)
+    assert table._forward is not None
     table.stop_growing()
-    assert table._forward is None and sokoban_pulls_packed.PackedPullTable.__getstate__(table)["_forward"] is None
+    assert table._forward is None
