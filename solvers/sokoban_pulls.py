@@ -116,8 +116,7 @@ class PullTable:
 
     def _forward_sums(self) -> ForwardSums:
         if self._forward is None:
-            maps = self._symmetry.maps if self._symmetry is not None else ()
-            self._forward = ForwardSums(self.board, self._start_boxes, maps)
+            self._forward = ForwardSums(self.board, self._start_boxes, self._symmetry)
         return self._forward
 
     def bound(self, boxes: int, player: int) -> int:
@@ -152,9 +151,10 @@ class PullTable:
                         self._done = index
                         return
                     most_pushes = None if limit is None else limit()
+                    if most_pushes is not None:
+                        forward = self._forward_sums()
                 boxes, region = layer[index]
                 if most_pushes is not None:  # (a parent too far from the start: no child near enough)
-                    forward = self._forward_sums()
                     sums = forward.sums(boxes)
                     if min(sums) + self.radius > most_pushes:
                         continue

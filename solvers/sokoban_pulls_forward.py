@@ -28,6 +28,7 @@ from typing import Sequence
 import numpy as np
 
 from fewest.solvers.sokoban_board import Board, cells_of, pushed_once
+from fewest.solvers.sokoban_symmetry import Symmetry
 
 FAR = 1 << 20  # the distance of a cell no start box reaches (more than any plan's pushes)
 
@@ -46,19 +47,29 @@ def push_distances(board: Board, start_boxes: int) -> dict[int, int]:
     return {cell: distance.get(cell, FAR) for cell in cells_of(board.floor)}
 
 
+def _per_image(board: Board, start_boxes: int, symmetry: Symmetry | None) -> list[list[int]]:
+    """Per image (the position itself first, then under each of `symmetry`'s maps): per
+    cell, the pushes from the start to the cell's image (FAR off the floor)."""
+    distance = push_distances(board, start_boxes)
+    maps = symmetry.maps if symmetry is not None else ()
+    out = []
+    for image in [None, *maps]:
+        per_cell = [FAR] * board.size
+        for cell in distance:
+            per_cell[cell] = distance[cell if image is None else image[cell]]
+        out.append(per_cell)
+    return out
+
+
 class ForwardBound:
     """Per position given as one word of box cells (bit i: a box on `box_cells[i]`), the
-    pushes from the start at least (the least over the images, where `maps` are the
-    table's symmetries: maps[t][cell] is the cell's image)."""
+    pushes from the start at least (the least over the images under the table's
+    `symmetry`)."""
 
-    def __init__(
-        self, board: Board, start_boxes: int, box_cells: Sequence[int], maps: Sequence[Sequence[int]]
-    ) -> None:
-        distance = push_distances(board, start_boxes)
+    def __init__(self, board: Board, start_boxes: int, box_cells: Sequence[int], symmetry: Symmetry | None) -> None:
         self._sums = []  # per image, looked up by byte position * 256 + byte
-        for image in [None, *maps]:
-            per_bit = [distance[cell if image is None else image[cell]] for cell in box_cells]
-            per_bit += [0] * (64 - len(per_bit))
+        for per_cell in _per_image(board, start_boxes, symmetry):
+            per_bit = [per_cell[cell] for cell in box_cells] + [0] * (64 - len(box_cells))
             sums = np.zeros(8 * 256, dtype=np.int64)
             for position in range(8):
                 for byte in range(1, 256):
@@ -83,19 +94,12 @@ class ForwardBound:
         return least
 
 
-
 class ForwardSums:
     """The same bound for the dict table (sokoban_pulls.py), a position at a time: per
     image, the sum over a box set, and the least over the images after one box moved."""
 
-    def __init__(self, board: Board, start_boxes: int, maps: Sequence[Sequence[int]]) -> None:
-        distance = push_distances(board, start_boxes)
-        self._per_cell = []  # per image: per cell, its image's pushes from the start
-        for image in [None, *maps]:
-            per_cell = [FAR] * board.size
-            for cell in distance:
-                per_cell[cell] = distance[cell if image is None else image[cell]]
-            self._per_cell.append(per_cell)
+    def __init__(self, board: Board, start_boxes: int, symmetry: Symmetry | None) -> None:
+        self._per_cell = _per_image(board, start_boxes, symmetry)
 
     def sums(self, boxes: int) -> list[int]:
         """Per image, the pushes from the start at least."""

@@ -397,9 +397,8 @@ class PackedPullTable:
 
     def _forward_bound(self) -> ForwardBound:
         if self._forward is None:
-            maps = self._symmetry.maps if self._symmetry is not None else ()
             box_cells = sorted(self._live_index, key=self._live_index.__getitem__)
-            self._forward = ForwardBound(self.board, self._start_boxes, box_cells, maps)
+            self._forward = ForwardBound(self.board, self._start_boxes, box_cells, self._symmetry)
         return self._forward
 
     def _least(self, packed: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -103,8 +103,8 @@ def test_the_bound_from_the_start_never_exceeds_the_pushes_to_any_image():
         cells = sorted(board.inside(cell) for cell in player_floor(room))
         if len(cells) > 64:
             continue
-        bound = ForwardBound(board, board.mask(room.boxes) & board.floor, cells, maps)
-        one_at_a_time = ForwardSums(board, board.mask(room.boxes) & board.floor, maps)  # (the dict table's)
+        bound = ForwardBound(board, board.mask(room.boxes) & board.floor, cells, symmetry)
+        one_at_a_time = ForwardSums(board, board.mask(room.boxes) & board.floor, symmetry)  # (the dict table's)
         index = {cell: i for i, cell in enumerate(cells)}
         reached = pushes_from_start(room)
         pushes = np.array(list(reached.values()))
