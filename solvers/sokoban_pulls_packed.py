@@ -397,8 +397,8 @@ class PackedPullTable:
 
     def _forward_bound(self) -> ForwardBound:
         if self._forward is None:
-            box_cells = sorted(self._live_index, key=self._live_index.__getitem__)
-            self._forward = ForwardBound(self.board, self._start_boxes, box_cells, self._symmetry)
+            # (the index was made in cell order: its keys are the box cells by index)
+            self._forward = ForwardBound(self.board, self._start_boxes, list(self._live_index), self._symmetry)
         return self._forward
 
     def _least(self, packed: np.ndarray, regions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
