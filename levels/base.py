@@ -111,6 +111,9 @@ class Format:
     # For collections: every level that reads, and the others with their errors (None: a
     # fault anywhere spoils the whole file, as `read` has it).
     read_each: Callable[[str, str], Collection] | None = None
+    # A looser look than `sniff`, tried only when no format claims the text: a file
+    # this close to the format is handed to its reader, which says where it goes wrong.
+    resembles: Callable[[str], bool] | None = None
 
 
 def check_size(cells: int, source: str, line: int) -> None:

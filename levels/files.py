@@ -34,6 +34,12 @@ def detect(text: str, source: str, family: str | None = None) -> Format:
             continue
     if len(by_ext) == 1:
         return by_ext[0]  # let its reader say precisely what is wrong
+    for fmt in candidates:
+        try:
+            if fmt.resembles is not None and fmt.resembles(text):
+                return fmt  # nearly this format: its reader says precisely what is wrong
+        except Exception:
+            continue
     what = f"{family} level" if family else "level"
     raise LevelFormatError(
         f"not a {what} file of any known format "

@@ -101,6 +101,19 @@ def sniff_contest(text: str) -> bool:
     return bool(lines) and all(set(line) <= set(DEFAULT_RAIL) for line in lines)
 
 
+def resembles_contest(text: str) -> bool:
+    """Loose: every line one short word, three in four of all characters figures of
+    `_HYS` (a code with a mistyped figure)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    chars = "".join(lines)
+    figures = sum(1 for ch in chars if ch in DEFAULT_RAIL)
+    return (
+        bool(lines)
+        and all(len(line) <= 8 and " " not in line for line in lines)
+        and 4 * figures >= 3 * len(chars)
+    )
+
+
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
     entries = []
     for block in _blocks(text):
@@ -222,5 +235,6 @@ FORMATS: tuple[Format, ...] = (
         read=read_contest,
         write=write_contest,
         contest_answer=contest_answer,
+        resembles=resembles_contest,
     ),
 )

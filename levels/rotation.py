@@ -80,6 +80,18 @@ def sniff_contest(text: str) -> bool:
     return True
 
 
+def resembles_contest(text: str) -> bool:
+    """Loose: every line before `0` is whole numbers, and some line has at least half a
+    board's worth of them (a board with a number missing or out of range)."""
+    lines = _board_lines(text)
+    rows = [line.split() for _, line in lines]
+    return (
+        bool(rows)
+        and all(t.isascii() and t.isdigit() for tokens in rows for t in tokens)
+        and max(len(tokens) for tokens in rows) >= CELLS // 2
+    )
+
+
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
     entries = []
     for number, line in _board_lines(text):
@@ -167,5 +179,6 @@ FORMATS: tuple[Format, ...] = (
         sniff=sniff_contest,
         read=read_contest,
         contest_answer=contest_answer,
+        resembles=resembles_contest,
     ),
 )

@@ -58,6 +58,20 @@ def sniff_contest(text: str) -> bool:
     return len(lines) >= ROWS_PER_BOARD and all(_CONTEST_ROW.match(line) for line in lines)
 
 
+def resembles_contest(text: str) -> bool:
+    """Loose: most of a board's lines, each one short word, and three in four of them
+    exactly 4 binary digits (a row one digit short or with a stray character)."""
+    lines = [line for _, line in _filled_lines(text)]
+    if lines and _COUNT.match(lines[0]) and not _CONTEST_ROW.match(lines[0]):
+        lines = lines[1:]
+    rows = sum(1 for line in lines if _CONTEST_ROW.match(line))
+    return (
+        len(lines) >= ROWS_PER_BOARD - 2
+        and all(len(line) <= 2 * CONTEST_SIDE and " " not in line for line in lines)
+        and 4 * rows >= 3 * len(lines)
+    )
+
+
 def _contest_row(number: int, raw: str, source: str) -> str:
     line = raw.strip()
     offset = len(raw) - len(raw.lstrip())
@@ -190,5 +204,6 @@ FORMATS: tuple[Format, ...] = (
         read=read_contest,
         write=write_contest,
         contest_answer=contest_answer,
+        resembles=resembles_contest,
     ),
 )

@@ -15,6 +15,7 @@ from fewest.levels.sokoban_contest import (
     contest_answer,
     parse_contest_plan,
     read_contest,
+    resembles_contest,
     sniff_contest,
 )
 from fewest.levels.sokoban_xsb import XsbFile, parse_xsb, read_xsb, read_xsb_each, sniff_xsb, write_xsb
@@ -26,6 +27,7 @@ CONTEST = Format(
     sniff=sniff_contest,
     read=read_contest,
     contest_answer=contest_answer,
+    resembles=resembles_contest,
 )
 XSB = Format(
     name=sokoban_xsb.FORMAT_NAME,

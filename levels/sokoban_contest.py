@@ -62,6 +62,16 @@ def sniff_contest(text: str) -> bool:
     return any(ch in "SMD" for line in body for ch in line) and " " not in "".join(body)
 
 
+def resembles_contest(text: str) -> bool:
+    """Loose: two whole numbers, then grid lines with a contest letter among them, of any
+    count and width (rows missing, or a row too long or short)."""
+    lines = _lines(text)
+    if len(lines) < 3 or not _number(lines[0]) or not _number(lines[1]):
+        return False
+    body = "".join(lines[2:])
+    return " " not in body and body.isascii() and any(ch in "SMD" for ch in body)
+
+
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
     lines = _lines(text)
     dims = []

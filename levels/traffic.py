@@ -25,6 +25,7 @@ DATABASE = "traffic-database"
 SIZE = 6
 _LINE = re.compile(r"^(\s*)(?:(\d+)\s+)?(\S+)(?:\s+(\d+))?\s*$")
 _BOARD = re.compile(r"^[A-Za-z.]{36}$")
+_NEAR_BOARD = re.compile(r"^[A-Za-z.]{30,42}$")
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
@@ -40,6 +41,17 @@ def sniff_database(text: str) -> bool:
     for _, raw in lines:
         match = _LINE.match(raw)
         if not match or not _BOARD.match(match.group(3)):
+            return False
+    return bool(lines)
+
+
+def resembles_database(text: str) -> bool:
+    """Loose: every line one board-like word of letters and dots, give or take a few
+    characters, among its numbers (a mistyped line in a database file)."""
+    lines = _content_lines(text)
+    for _, raw in lines:
+        match = _LINE.match(raw)
+        if not match or not _NEAR_BOARD.match(match.group(3)):
             return False
     return bool(lines)
 
@@ -65,6 +77,11 @@ def read_database_each(text: str, source: str) -> Collection:
 
 def _database_entry(raw: str, number: int, index: int, source: str) -> LevelEntry:
     match = _LINE.match(raw)
+    if match and _NEAR_BOARD.match(match.group(3)) and len(match.group(3)) != SIZE * SIZE:
+        raise LevelFormatError(
+            f"a board is {SIZE * SIZE} characters, this one {len(match.group(3))}",
+            source, number, match.start(3) + 1,
+        )
     if not match or len(match.group(3)) != SIZE * SIZE:
         raise LevelFormatError(
             "expected a 36-character board, optionally as `MOVES BOARD CLUSTER`",
@@ -95,7 +112,10 @@ FORMATS: tuple[Format, ...] = (
         traffic_grid.FORMAT_NAME, NAME, (".traffic", ".grid"),
         traffic_grid.sniff, traffic_grid.read, traffic_grid.write,
     ),
-    Format(DATABASE, NAME, (".txt", ".rh"), sniff_database, read_database, read_each=read_database_each),
+    Format(
+        DATABASE, NAME, (".txt", ".rh"), sniff_database, read_database,
+        read_each=read_database_each, resembles=resembles_database,
+    ),
     Format(
         traffic_getout.FORMAT_NAME, NAME, (".in",), traffic_getout.sniff, traffic_getout.read,
         contest_answer=traffic_getout.contest_answer,
