@@ -50,7 +50,8 @@ async def test_lands_on_the_next_unsolved_level_navigates_and_opens(tmp_path):
         assert shelf.title != first.title and _row_titles(app)[0].startswith(shelf.entries[0].display_title()[:8])
 
 
-async def test_search_filters_titles_across_packs_and_opens_a_match(tmp_path):
+@pytest.mark.parametrize("to_table", ["enter", "down"])
+async def test_search_filters_titles_across_packs_and_opens_a_match(tmp_path, to_table):
     wanted = bundled_packs()[-1].entries[2]  # a level of the last pack, not the shown one
     app = quiet_app(FewestApp(data_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
@@ -59,7 +60,9 @@ async def test_search_filters_titles_across_packs_and_opens_a_match(tmp_path):
         await pilot.press(*wanted.display_title().lower())
         titles = _row_titles(app)
         assert titles and all(wanted.display_title().lower() in t.lower() for t in titles)
-        await pilot.press("enter", "enter")  # to the table, then open the first match
+        await pilot.press(to_table)  # from the field to the matches
+        assert app.focused is _table(app) and _table(app).cursor_row == 0
+        await pilot.press("enter")  # opens the first match
         board = board_screen(app)
         assert board is not None and board.entry.display_title() == wanted.display_title()
         await pilot.press("q")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -247,6 +248,12 @@ class BrowserScreen(Screen):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.query_one("#levels", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Down from the search field goes on to the matches, as Enter does.
+        if event.key == "down" and isinstance(self.focused, Input):
+            event.stop()
+            self.query_one("#levels", DataTable).focus()
 
     def on_screen_resume(self) -> None:
         table = self.query_one("#levels", DataTable)
