@@ -36,24 +36,20 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def sniff_database(text: str) -> bool:
+def _every_board_matches(text: str, board: re.Pattern) -> bool:
     lines = _content_lines(text)
-    for _, raw in lines:
-        match = _LINE.match(raw)
-        if not match or not _BOARD.match(match.group(3)):
-            return False
-    return bool(lines)
+    matches = (_LINE.match(raw) for _, raw in lines)
+    return bool(lines) and all(m is not None and board.match(m.group(3)) for m in matches)
+
+
+def sniff_database(text: str) -> bool:
+    return _every_board_matches(text, _BOARD)
 
 
 def resembles_database(text: str) -> bool:
     """Loose: every line one board-like word of letters and dots, give or take a few
     characters, among its numbers (a mistyped line in a database file)."""
-    lines = _content_lines(text)
-    for _, raw in lines:
-        match = _LINE.match(raw)
-        if not match or not _NEAR_BOARD.match(match.group(3)):
-            return False
-    return bool(lines)
+    return _every_board_matches(text, _NEAR_BOARD)
 
 
 def read_database(text: str, source: str) -> list[LevelEntry]:
