@@ -20,6 +20,8 @@ it is also at least the rail walk that visits every figure still needed.
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from fewest.solvers.control import Control
 from fewest.solvers.password_tour import Tour
 from fewest.solvers.search import astar
@@ -117,7 +119,7 @@ class OrderProblem:
         self.full = (1 << len(tour.cells)) - 1
         self.start = (0, tour.cursor, tour.rail)
 
-    def successors(self, state: tuple[int, int, int]):
+    def successors(self, state: tuple[int, int, int]) -> Iterator[tuple[int, tuple[int, int, int], int]]:
         written, cell, figure = state
         tour = self.tour
         costs = tour.write_costs[cell][figure]

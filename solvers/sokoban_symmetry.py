@@ -111,7 +111,7 @@ def board_symmetry(board: Board) -> Symmetry | None:
     top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
     height, span = bottom - top, right - left
 
-    def transforms():
+    def transforms() -> Iterator[tuple[bool, bool, bool]]:
         for transpose in (False, True):
             for flip_rows in (False, True):
                 for flip_cols in (False, True):
