@@ -1,7 +1,9 @@
 """Reading level files of any known format, and writing native ones.
 
 A format is chosen from the file's extension when one claims it, else by
-sniffing the text; `family=` restricts the choice (the CLI's `--family`).
+sniffing the text, else by a looser look (`resembles`) so that a nearly right
+file gets its reader's located error; `family=` restricts the choice (the
+CLI's `--family`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ def formats_for(family: str | None = None) -> list[Format]:
 
 
 def detect(text: str, source: str, family: str | None = None) -> Format:
-    """The format of `text`: by extension when one matches and sniffs true, else by content."""
+    """The format of `text`: by extension when one matches and sniffs true, else by content,
+    else the one format its extension names or the first the text resembles."""
     candidates = formats_for(family)
     if not candidates:
         raise LevelFormatError(f"unknown family {family!r}", source)
