@@ -9,7 +9,7 @@ CLI's `--family`).
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from typing import Callable, Sequence
 
 from fewest.levels.base import (
     MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, NoLevelReads, Unreadable,
@@ -21,6 +21,13 @@ def formats_for(family: str | None = None) -> list[Format]:
     return [f for f in FORMATS if family is None or f.family == family]
 
 
+def _says_so(look: Callable[[str], bool], text: str) -> bool:
+    try:
+        return bool(look(text))
+    except Exception:  # a sniffer must never decide for the user by crashing
+        return False
+
+
 def detect(text: str, source: str, family: str | None = None) -> Format:
     """The format of `text`: by extension when one matches and sniffs true, else by content,
     else the one format its extension names or the first the text resembles."""
@@ -30,19 +37,13 @@ def detect(text: str, source: str, family: str | None = None) -> Format:
     ext = os.path.splitext(source)[1].lower()
     by_ext = [f for f in candidates if ext and ext in f.extensions]
     for fmt in by_ext + [f for f in candidates if f not in by_ext]:
-        try:
-            if fmt.sniff(text):
-                return fmt
-        except Exception:  # a sniffer must never decide for the user by crashing
-            continue
+        if _says_so(fmt.sniff, text):
+            return fmt
     if len(by_ext) == 1:
         return by_ext[0]  # let its reader say precisely what is wrong
     for fmt in candidates:
-        try:
-            if fmt.resembles is not None and fmt.resembles(text):
-                return fmt  # nearly this format: its reader says precisely what is wrong
-        except Exception:
-            continue
+        if fmt.resembles is not None and _says_so(fmt.resembles, text):
+            return fmt  # nearly this format: its reader says precisely what is wrong
     what = f"{family} level" if family else "level"
     raise LevelFormatError(
         f"not a {what} file of any known format "

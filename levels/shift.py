@@ -50,20 +50,24 @@ def _filled_lines(text: str) -> list[tuple[int, str]]:
     return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
 
 
-def sniff_contest(text: str) -> bool:
-    """Strict: an optional count line, then at least 8 lines, each exactly 4 binary digits."""
+def _lines_after_count(text: str) -> list[str]:
+    """The filled lines, without the optional count line first."""
     lines = [line for _, line in _filled_lines(text)]
     if lines and _COUNT.match(lines[0]) and not _CONTEST_ROW.match(lines[0]):
         lines = lines[1:]
+    return lines
+
+
+def sniff_contest(text: str) -> bool:
+    """Strict: an optional count line, then at least 8 lines, each exactly 4 binary digits."""
+    lines = _lines_after_count(text)
     return len(lines) >= ROWS_PER_BOARD and all(_CONTEST_ROW.match(line) for line in lines)
 
 
 def resembles_contest(text: str) -> bool:
     """Loose: most of a board's lines, each one short word, and three in four of them
     exactly 4 binary digits (a row one digit short or with a stray character)."""
-    lines = [line for _, line in _filled_lines(text)]
-    if lines and _COUNT.match(lines[0]) and not _CONTEST_ROW.match(lines[0]):
-        lines = lines[1:]
+    lines = _lines_after_count(text)
     rows = sum(1 for line in lines if _CONTEST_ROW.match(line))
     return (
         len(lines) >= ROWS_PER_BOARD - 2
