@@ -155,3 +155,8 @@ def pack_format(codec: Codec, name: str) -> Format:
         write=lambda entries: write_pack(entries, codec),
     )
 
+
+def pack_and_contest(codec: Codec, pack_name: str, contest_name: str, **contest: Any) -> tuple[Format, ...]:
+    """A family's two formats, in this order: its `.fewest` pack, and its contest's input file
+    (`contest`: that Format's sniff, read and the rest; it has no extension of its own)."""
+    return pack_format(codec, pack_name), Format(name=contest_name, family=codec.family, extensions=(), **contest)

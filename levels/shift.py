@@ -192,22 +192,8 @@ def format_body(level: Level) -> list[str]:
 
 
 CODEC = pack.Codec(NAME, parse_body, format_body)
-
-
-PACK_FORMAT = pack.pack_format(CODEC, PACK)
-read_pack, write_pack = PACK_FORMAT.read, PACK_FORMAT.write
-
-
-FORMATS: tuple[Format, ...] = (
-    PACK_FORMAT,
-    Format(
-        name=CONTEST,
-        family=NAME,
-        extensions=(),
-        sniff=sniff_contest,
-        read=read_contest,
-        write=write_contest,
-        contest_answer=contest_answer,
-        resembles=resembles_contest,
-    ),
+FORMATS: tuple[Format, ...] = pack.pack_and_contest(
+    CODEC, PACK, CONTEST, sniff=sniff_contest, read=read_contest, write=write_contest,
+    contest_answer=contest_answer, resembles=resembles_contest,
 )
+read_pack, write_pack = FORMATS[0].read, FORMATS[0].write  # (the pack)
