@@ -73,12 +73,12 @@ def read_database_each(text: str, source: str) -> Collection:
 
 def _database_entry(raw: str, number: int, index: int, source: str) -> LevelEntry:
     match = _LINE.match(raw)
-    if match and _NEAR_BOARD.match(match.group(3)) and len(match.group(3)) != SIZE * SIZE:
-        raise LevelFormatError(
-            f"a board is {SIZE * SIZE} characters, this one {len(match.group(3))}",
-            source, number, match.start(3) + 1,
-        )
     if not match or len(match.group(3)) != SIZE * SIZE:
+        if match and _NEAR_BOARD.match(match.group(3)):  # a board, mistyped: say by how much
+            raise LevelFormatError(
+                f"a board is {SIZE * SIZE} characters, this one {len(match.group(3))}",
+                source, number, match.start(3) + 1,
+            )
         raise LevelFormatError(
             "expected a 36-character board, optionally as `MOVES BOARD CLUSTER`",
             source, number, len(raw) - len(raw.lstrip()) + 1,
