@@ -106,6 +106,56 @@ def pulled_away(
     return boxes, player
 
 
+def scrambled_room(rng: random.Random, most: int = 3) -> S.Level | None:
+    """A small room whose boxes were taken off their goals by random pulls, each made from
+    anywhere the player can walk to: the boxes travel, where `pulled_away`'s random walk
+    leaves most rooms solved or a push or two from it (so the search has real work, and the
+    position is solvable). The goals often lie together; some rooms are mirrored left-right.
+    1 to `most` boxes; None when the draw makes no valid level or too little was pulled."""
+    width, height = rng.randint(6, 9), rng.randint(5, 8)
+    inner = [(r, c) for r in range(1, height - 1) for c in range(1, width - 1)]
+    walls = {(r, c) for r in range(height) for c in range(width)} - set(inner)
+    walls.update(cell for cell in inner if rng.random() < rng.choice((0.2, 0.3, 0.4)))
+    if rng.random() < 0.25:
+        walls |= {(r, width - 1 - c) for r, c in walls}
+    open_cells = [cell for cell in inner if cell not in walls]
+    count = rng.randint(1, most)
+    if not count + 3 <= len(open_cells) <= 22:  # (the exhaustive searches stay quick)
+        return None
+    if rng.random() < 0.5:  # together, around one of them
+        r0, c0 = rng.choice(open_cells)
+        goals = sorted(open_cells, key=lambda cell: abs(cell[0] - r0) + abs(cell[1] - c0) + rng.random())[:count]
+    else:
+        goals = rng.sample(open_cells, count)
+    blocked = {r * width + c for r, c in walls}
+    boxes = set(goals)
+    player = rng.choice([cell for cell in open_cells if cell not in boxes])
+
+    def far(cell: tuple) -> int:  # from the nearest goal, as the crow flies on the grid
+        return min(abs(cell[0] - r) + abs(cell[1] - c) for r, c in goals)
+
+    pulled = 0
+    for pulled in range(rng.randint(10, 60)):
+        area = flood(width, height, blocked | {r * width + c for r, c in boxes}, player[0] * width + player[1])
+        pulls = []
+        for r, c in boxes:
+            for dr, dc in S.DELTA.values():
+                stand, back = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+                if stand[0] * width + stand[1] in area and back not in walls and back not in boxes:
+                    pulls.append(((r, c), stand, back))
+        if not pulls:
+            break
+        away = [pull for pull in pulls if far(pull[1]) > far(pull[0])]
+        box, stand, player = rng.choice(away if away and rng.random() < 0.8 else pulls)  # (it steps back)
+        boxes.remove(box)
+        boxes.add(stand)
+    if pulled < 4 or boxes == set(goals):  # (the player soon shut itself in: few boxes moved)
+        return None
+    area = flood(width, height, blocked | {r * width + c for r, c in boxes}, player[0] * width + player[1])
+    player = divmod(rng.choice(sorted(area)), width)  # (any cell it can walk to)
+    return room_level(width, height, walls, goals, boxes, player)
+
+
 def room_level(width: int, height: int, walls: set, goals, boxes: set, player: tuple) -> S.Level | None:
     """The level drawn from (row, col) cells; None when it is not a valid level."""
     rows = [["#" if (r, c) in walls else " " for c in range(width)] for r in range(height)]
