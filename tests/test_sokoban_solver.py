@@ -32,9 +32,9 @@ from tests.sokoban_support import (
     lexicographic_optimum,
     microban,
     positions,
+    exactness_rooms,
     random_room,
     random_rooms,
-    scrambled_room,
     search_position,
     solve,
 )
@@ -57,18 +57,9 @@ def moves_search(request, monkeypatch):
     return request.param
 
 
-def exactness_rooms(seed: int) -> list[S.Level]:
-    """Rooms of both kinds: `random_room`'s (some unsolvable, half of them solved already)
-    and `scrambled_room`'s, whose boxes travel. (A walk bound one step too high failed 1 of
-    the 10 push-search cases below with the first kind alone, 7 with both; 300 rooms of
-    each kind, both metrics: a pushes metric ignoring moves gave 39 wrong answers against
-    282, that walk bound 2 against 16.)"""
-    return random_rooms(seed, 30) + random_rooms(seed, 30, lambda rng: scrambled_room(rng, 4))
-
-
 @pytest.mark.parametrize("seed", range(10))
 def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed, moves_search):
-    for room in exactness_rooms(seed):
+    for room in exactness_rooms(seed, 30):
         expected = oracle.shortest_plan(S, room)
         solution = solve(room, "moves")
         if expected is None:
@@ -81,7 +72,7 @@ def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed, moves_s
 
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_pushes_metric_matches_an_independent_dijkstra(seed):
-    for room in exactness_rooms(seed):
+    for room in exactness_rooms(seed, 30):
         expected = lexicographic_optimum(room, "pushes")
         solution = solve(room, "pushes")
         if expected is None:
