@@ -1,0 +1,82 @@
+"""Moving one box to a cell the player points at: the fewest pushes, then the fewest moves.
+
+What the best Sokoban programs do when a box is dragged with the mouse. Only that box
+moves; the others stay where they are, as walls. A node is the box's cell and the
+player's, right after a push (the cell the box just left); an edge is a shortest walk
+to a side of the box, then one push. Dijkstra over (pushes, moves) on those nodes, the
+walks measured on the padded bitboard (sokoban_board.py), so a level of a few hundred
+floor cells is routed in a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from fewest.engine import sokoban as rules
+from fewest.engine.sokoban import Level, Move, State
+from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+
+
+def box_route(level: Level, state: State, box: int, target: int) -> list[Move] | None:
+    """The moves that take the box on `box` to `target` (engine cells) with the fewest
+    pushes, ties by the fewest moves, no other box moving; None when it cannot get there."""
+    if box not in state.boxes:
+        raise ValueError(f"no box on cell {box}")
+    if target == box:
+        return []
+    if target not in level.floor or target in state.boxes:
+        return None
+    board = compile_board(level)
+    free = board.floor & ~board.mask(state.boxes - {box})  # (where the box and the player may go)
+    start, goal = board.inside(box), board.inside(target)
+    first = (start, board.inside(state.player))
+    best = {first: (0, 0)}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+    heap = [(0, 0, first)]
+    while heap:
+        pushes, moves, node = heapq.heappop(heap)
+        if best[node] < (pushes, moves):
+            continue
+        cell, player = node
+        if cell == goal:
+            return _moves(level, state, box, _directions(parent, node))
+        _, layers = board.layers(player, free & ~(1 << cell))
+        for d, step in enumerate(board.steps):
+            behind, ahead = cell - step, cell + step
+            if not (free >> ahead) & 1:
+                continue
+            walk = next((k for k, layer in enumerate(layers) if (layer >> behind) & 1), None)
+            if walk is None:
+                continue
+            child, cost = (ahead, cell), (pushes + 1, moves + walk + 1)
+            known = best.get(child)
+            if known is None or cost < known:
+                best[child] = cost
+                parent[child] = (node, d)
+                heapq.heappush(heap, (*cost, child))
+    return None
+
+
+def _directions(parent: dict, node: tuple[int, int]) -> list[int]:
+    """The push directions (indices of DIRECTIONS) that led to `node`, first to last."""
+    pushes = []
+    while node in parent:
+        node, d = parent[node]
+        pushes.append(d)
+    return pushes[::-1]
+
+
+def _moves(level: Level, state: State, box: int, pushes: list[int]) -> list[Move]:
+    """Those pushes as engine moves: a shortest walk to the side of the box, then the push."""
+    plan: list[Move] = []
+    for d in pushes:
+        direction = DIRECTIONS[d]
+        row, col = divmod(box, level.width)
+        drow, dcol = rules.DELTA[direction]
+        walk = rules.walk_path(level, state, (row - drow) * level.width + col - dcol)
+        assert walk is not None, "the route pushed from a cell the player cannot reach"
+        for move in [*walk, Move(direction, True)]:
+            state = rules.apply(level, state, move)
+            plan.append(move)
+        box = (row + drow) * level.width + col + dcol
+    return plan
