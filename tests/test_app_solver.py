@@ -11,6 +11,7 @@ from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
 from fewest.solvers.control import Progress
+from fewest.solvers.sokoban_box_route import box_route
 from fewest.solvers.solution import Solution, Stats, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
@@ -231,6 +232,39 @@ async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
         await pilot.click("#board-sokoban", offset=(1 + 2 * 1, 1))
         assert screen.game.state.player == target
         assert screen.game.counters.moves == 3 and screen.game.counters.pushes == 0
+
+
+async def test_sokoban_a_clicked_box_goes_where_the_next_click_says(tmp_path):
+    app = make_app(tmp_path, "sokoban")  # "Small room": boxes at row 2 cols 2-3, goals row 3 cols 1 and 4
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board, game = screen.board, screen.game
+        width = game.level.width
+
+        async def click(row: int, col: int) -> None:
+            await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+            await app.workers.wait_for_complete()  # (a route is worked out in a thread)
+            await pilot.pause()
+            await idle(pilot)
+
+        await click(2, 3)
+        assert board.picked == 2 * width + 3 and "should go" in _message(app)
+        await click(2, 3)  # again: let go
+        assert board.picked is None
+        await click(2, 3)
+        await click(1, 0)  # a wall: not a cell, nothing happens
+        await click(2, 4)  # against the right wall: no way to push it there
+        assert board.picked == 2 * width + 3 and "can't get there" in _message(app)
+        assert game.counters.moves == 0
+        await click(3, 4)  # the goal below and to the right
+        expected = box_route(game.level, sokoban.initial_state(game.level), 2 * width + 3, 3 * width + 4)
+        assert 3 * width + 4 in game.state.boxes and 2 * width + 3 not in game.state.boxes
+        assert game.counters.moves == len(expected) and game.counters.pushes == 2
+        assert board.picked is None
+        await click(2, 2)
+        await pilot.press("u")  # a move lets go of it
+        await idle(pilot)
+        assert board._picked_box() is None
 
 
 async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
