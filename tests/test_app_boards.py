@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from fewest.engine.base import format_plan
 from fewest.engine.game import EntryKind
 from fewest.tui.solved_screen import SolvedScreen
 from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
@@ -127,6 +128,41 @@ async def test_solve_by_hand_then_retry_then_let_the_solver_finish(tmp_path, fam
             await pilot.press("escape")  # stay and look; the solve is undoable
             await pilot.press("u")
             assert not screen.game.is_solved()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_b_replays_the_best_solve_from_the_start(tmp_path, family):
+    index, keys, moves = BY_HAND[family]
+    app = make_app(tmp_path, family, index=index)
+    app.animation_speed = 0.1
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        assert screen.check_action("replay_best", ()) is None  # nothing solved yet: dimmed
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        mine = list(game.line_moves)
+        record = app.store.level(screen.entry.key)
+        assert record.best_plan == format_plan(game.rules, mine)
+        await pilot.press("escape")  # stay on the solved board
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        assert game.line_moves == mine and game.entries[-len(mine) - 1].kind is EntryKind.RESTART
+        assert all(entry.kind is EntryKind.MOVE for entry in game.entries[-len(mine):])  # the player's own
+        assert app.store.level(screen.entry.key) == record  # not assisted, nothing new
+        await pilot.press("escape")
+        await pilot.press("u")  # undo, as after a solve
+        assert not game.is_solved()
+
+
+async def test_a_best_that_no_longer_solves_the_level_is_not_played(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        app.store.record_solve(screen.entry.key, 2, 1, assisted=False, plan="lR")  # (the file changed since)
+        await pilot.press("b")
+        assert "does not solve this level" in str(screen.query_one("#message").render())
+        assert screen.game.counters.moves == 0 and not screen.game.entries
 
 
 async def test_a_level_solved_only_with_help_is_marked_assisted(tmp_path):

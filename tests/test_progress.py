@@ -26,6 +26,25 @@ def test_solves_bests_and_assisted_marks_survive_a_restart(tmp_path):
     assert again.messages == []
 
 
+def test_the_best_solves_moves_are_kept_with_it(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    store.record_solve("k#1", 5, 1, assisted=False, plan="rrRdd")
+    store.record_solve("k#1", 3, 1, assisted=True, plan="rRd")  # with help: not a best
+    store.record_solve("k#1", 6, 1, assisted=False, plan="rrRddu")
+    assert ProgressStore(str(tmp_path)).level("k#1").best_plan == "rrRdd"
+    store.record_solve("k#1", 4, 1, assisted=False, plan="rRdd")
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(True, False, 4, 1, None, "rRdd")
+    # a best recorded before plans were: the next solve as short fills it in
+    levels = {"old#1": {"solved": True, "best_moves": 4, "best_pushes": 1}, "odd#1": {"solved": True, "best_plan": 7}}
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": levels}))
+    store = ProgressStore(str(tmp_path))
+    assert store.level("odd#1") == LevelRecord(solved=True)  # a malformed plan costs only itself
+    store.record_solve("old#1", 5, 1, assisted=False, plan="xxxxx")
+    assert store.level("old#1").best_plan is None
+    store.record_solve("old#1", 4, 1, assisted=False, plan="rRdd")
+    assert ProgressStore(str(tmp_path)).level("old#1").best_plan == "rRdd"
+
+
 def test_saved_games_replay_through_the_mid_end(tmp_path):
     entry = read_text("#####\n#@$.#\n# $.#\n#####\n", "two.xsb")[0]
     game = Game(sokoban, entry.level)

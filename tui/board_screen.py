@@ -15,7 +15,7 @@ from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from fewest.engine.base import IllegalMoveError, InvalidMoveError
+from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan, replay
 from fewest.engine.game import EntryKind, Game
 from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
@@ -40,6 +40,8 @@ class BoardScreen(Thinking, Screen[int]):
         Binding("n", "next_level", "Next", id="next-level", show=False, tooltip="Next level"),
         Binding("p", "previous_level", "Prev", id="previous-level", show=False,
                 tooltip="Previous level"),
+        Binding("b", "replay_best", "Best", id="replay-best", show=False,
+                tooltip="Replay your best solution from the start (esc stops; undo brings your moves back)"),
         Binding("m", "meter", "Meter", id="meter", show=False,
                 tooltip="Meter: show the exact moves to go, live"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
@@ -244,6 +246,7 @@ class BoardScreen(Thinking, Screen[int]):
             "undo": game.can_undo,
             "redo": game.can_redo,
             "restart": game.state != game.start,
+            "replay_best": self.store.level(self.entry.key).best_plan is not None and not self._playing,
             "next_level": self.index + 1 < len(self.entries),
             "previous_level": self.index > 0,
             "cancel_or_back": True,
@@ -271,6 +274,25 @@ class BoardScreen(Thinking, Screen[int]):
         if self.game.restart():
             self.message = "Restarted (undo brings your moves back)."
             self._changed()
+
+    def action_replay_best(self) -> None:
+        """From the start, the moves of the player's best solve, played like a solution."""
+        text = self.store.level(self.entry.key).best_plan
+        if text is None or self._playing:
+            return
+        self._stop_thinking()
+        rules, level = self.game.rules, self.game.level
+        try:
+            plan = parse_plan(rules, text)
+            fits = rules.is_solved(level, replay(rules, level, plan, self.game.start))
+        except ValueError:  # (a move that does not parse or is not legal here)
+            fits = False
+        if not fits:
+            self.say("Your saved solution does not solve this level as it is now.")
+            return
+        self.game.restart()
+        self._changed()
+        self._play_plan(plan, True, EntryKind.MOVE)
 
     def action_next_level(self) -> None:
         if self.index + 1 < len(self.entries):
@@ -310,7 +332,8 @@ class BoardScreen(Thinking, Screen[int]):
         game, entry = self.game, self.entry
         counters = game.counters
         best_before = self.store.level(entry.key).best_moves
-        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted)
+        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted,
+                                           format_plan(game.rules, game.line_moves))
         self.store.drop_game(entry.key)
         facts = SolvedFacts(
             moves=counters.moves,

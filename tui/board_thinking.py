@@ -47,6 +47,7 @@ class Thinking:
         self.meter_value = None
         self._playing = []
         self._playing_proven = True  # the plan being played was proven shortest
+        self._playing_kind = EntryKind.SOLVE  # (MOVE: the player's own best, replayed)
         self._dead_known: dict[Any, bool] = {}  # position -> the cheap deadlock tests' verdict
 
     def _activity(self) -> str:
@@ -57,7 +58,8 @@ class Thinking:
             detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
-            return f"solving: {len(self._playing)} to go  (esc stops)"
+            what = "solving" if self._playing_kind is EntryKind.SOLVE else "replaying your best"
+            return f"{what}: {len(self._playing)} to go  (esc stops)"
         if self.meter_on:
             return f"To go: {'?' if self.meter_value is None else self.meter_value}"
         return ""
@@ -176,11 +178,16 @@ class Thinking:
             return "Can't be solved from here; the search ran out before it found how many undos lead back."
         return "Can't be solved from here, nor from any earlier position: this level has no solution."
 
-    def _play_plan(self, plan: list[Any], proven: bool) -> None:
+    def _play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE) -> None:
+        """Play `plan` a move at a time, each an entry of `kind` (SOLVE: the solver's)."""
         self._playing = plan
         self._playing_proven = proven
+        self._playing_kind = kind
         delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
-        self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
+        if kind is not EntryKind.SOLVE:
+            self.say("Replaying your best solution… (esc stops)")
+        else:
+            self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
         self._solve_timer = self.set_interval(delay, self._animate_step)
         self._refresh_keys()
 
@@ -189,9 +196,9 @@ class Thinking:
             self._stop_animation()
             return
         move = self._playing.pop(0)
-        if not self._play(move, EntryKind.SOLVE) or not self._playing:
+        if not self._play(move, self._playing_kind) or not self._playing:
             self._stop_animation()
-            if self.game.is_solved():
+            if self.game.is_solved() and self._playing_kind is EntryKind.SOLVE:
                 how = "" if self._playing_proven else ", by a plan not proven shortest"
                 self.say(f"Solved by the solver{how}: every move is undoable.")
 

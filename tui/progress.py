@@ -2,7 +2,7 @@
 
 Four small JSON files under the data directory, so damage to one never costs the others:
 
-    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par"}}}
+    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan"}}}
     games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
@@ -47,6 +47,7 @@ class LevelRecord:
     best_moves: int | None = None
     best_pushes: int | None = None
     par: int | None = None  # proven optimal length learned while playing
+    best_plan: str | None = None  # the moves of that best solve, as a plan's text
 
     @classmethod
     def from_json(cls, data: Any) -> "LevelRecord | None":
@@ -64,6 +65,8 @@ class LevelRecord:
             if value is not None and (type(value) is not int or value < 0):
                 return None
             setattr(record, name, value)
+        plan = data.get("best_plan")
+        record.best_plan = plan if isinstance(plan, str) else None  # (the counts stand without it)
         return record
 
 
@@ -91,8 +94,10 @@ class ProgressStore:
     def level(self, key: str) -> LevelRecord:
         return self.levels.get(key) or LevelRecord()
 
-    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool) -> bool:
-        """Note a finished level; True when it is a new personal best (unassisted only)."""
+    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool, plan: str | None = None) -> bool:
+        """Note a finished level; True when it is a new personal best (unassisted only).
+        `plan` (the moves' text) is kept with the best, and with a solve that equals a
+        best kept without one (recorded before plans were)."""
         record = self.levels.setdefault(key, LevelRecord())
         first_own = not record.solved or record.assisted
         record.solved = True
@@ -104,7 +109,10 @@ class ProgressStore:
             best = (record.best_moves, record.best_pushes)
             if best[0] is None or (moves, pushes) < (best[0], best[1] or 0):
                 record.best_moves, record.best_pushes = moves, pushes
+                record.best_plan = plan
                 improved = True
+            elif record.best_plan is None and (moves, pushes) == (best[0], best[1] or 0):
+                record.best_plan = plan
         self._save_levels()
         return improved
 
