@@ -40,7 +40,7 @@ from fewest.solvers.control import Control, Stopped
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_apart import SearchApart
-from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban_board import DIRECTIONS, Board, compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
 from fewest.solvers.sokoban_packing import packed_search, packing_orders
@@ -146,7 +146,7 @@ def solve(
             alone.close()
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    moves, tally = _plan(board, boxes, player, found[0])
+    moves, tally = step_plan(board, boxes, player, found[0])
     major, minor = divmod(found[1], MAJOR)
     expected = (major, minor) if metric == "moves" else (minor, major)
     assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
@@ -304,7 +304,7 @@ def _pushes_alone(
         return None
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    moves, tally = _plan(tables.board, boxes, player, found[0])
+    moves, tally = step_plan(tables.board, boxes, player, found[0])
     assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
     control.bound = tally.pushes
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
@@ -367,7 +367,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     plans = [plan for plan in (packed, None if found is None else found[0]) if plan is not None]
     if not plans:  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    played = [_plan(tables.board, boxes, player, plan) for plan in plans]  # (each reordered when found)
+    played = [step_plan(tables.board, boxes, player, plan) for plan in plans]  # (each reordered when found)
     moves, tally = min(played, key=lambda one: _ranked(one[1], metric))
     return Solution(
         Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=_at_least(control)
@@ -464,7 +464,7 @@ def _packed_then_pushes_alone(
     if found is None:  # (cannot be: the packed plan solves the level)
         return packed, None
     board = tables.board
-    return min(found, (packed, None), key=lambda one: _ranked(_plan(board, boxes, player, one[0])[1], metric))
+    return min(found, (packed, None), key=lambda one: _ranked(step_plan(board, boxes, player, one[0])[1], metric))
 
 
 def _ranked(tally: Counters, metric: str) -> tuple[int, int]:
@@ -528,8 +528,9 @@ def random_room(rng: random.Random, width: int, height: int, box_count: int) -> 
         return None
 
 
-def _plan(board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> tuple[list[Move], Counters]:
-    """The full step plan (a shortest walk to each push, then the push) and its counts."""
+def step_plan(board: Board, boxes: int, player: int, pushes: list[tuple[int, int]]) -> tuple[list[Move], Counters]:
+    """The full step plan (a shortest walk to each push, then the push) and its counts, from
+    the boxes and player on `board` (padded cells); a push is (the box's cell, direction)."""
     letters = []
     for cell, d in pushes:
         step = board.steps[d]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import heapq
 
-from fewest.engine import sokoban as rules
 from fewest.engine.sokoban import Level, Move, State
-from fewest.solvers.sokoban_board import DIRECTIONS, Board, cells_of, compile_board
+from fewest.solvers.sokoban import step_plan
+from fewest.solvers.sokoban_board import Board, cells_of, compile_board
 
 
 def box_route(level: Level, state: State, box: int, target: int) -> list[Move] | None:
@@ -39,7 +39,7 @@ def box_route(level: Level, state: State, box: int, target: int) -> list[Move] |
             continue
         cell, player = node
         if cell == goal:
-            return _moves(level, state, box, _directions(parent, node))
+            return step_plan(board, board.mask(state.boxes), board.inside(state.player), _pushes(parent, node))[0]
         sides = {cell - step: (d, cell + step) for d, step in enumerate(board.steps) if (free >> (cell + step)) & 1}
         for behind, walk in _walks(board, player, free & ~(1 << cell), sides):
             d, ahead = sides[behind]
@@ -74,26 +74,10 @@ def _walks(board: Board, start: int, free: int, targets: dict) -> list[tuple[int
         distance += 1
 
 
-def _directions(parent: dict, node: tuple[int, int]) -> list[int]:
-    """The push directions (indices of DIRECTIONS) that led to `node`, first to last."""
+def _pushes(parent: dict, node: tuple[int, int]) -> list[tuple[int, int]]:
+    """The pushes that led to `node`, first to last: (the box's cell before it, direction)."""
     pushes = []
     while node in parent:
-        node, d = parent[node]
-        pushes.append(d)
+        pushes.append((node[1], parent[node][1]))  # (a node's player stands where the box was)
+        node = parent[node][0]
     return pushes[::-1]
-
-
-def _moves(level: Level, state: State, box: int, pushes: list[int]) -> list[Move]:
-    """Those pushes as engine moves: a shortest walk to the side of the box, then the push."""
-    plan: list[Move] = []
-    for d in pushes:
-        direction = DIRECTIONS[d]
-        row, col = divmod(box, level.width)
-        drow, dcol = rules.DELTA[direction]
-        walk = rules.walk_path(level, state, (row - drow) * level.width + col - dcol)
-        assert walk is not None, "the route pushed from a cell the player cannot reach"
-        for move in [*walk, Move(direction, True)]:
-            state = rules.apply(level, state, move)
-            plan.append(move)
-        box = (row + drow) * level.width + col + dcol
-    return plan

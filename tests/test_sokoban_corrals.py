@@ -94,7 +94,7 @@ def test_the_pushes_alone_are_the_fewest_of_an_independent_search(corridors, mon
             if expected is None:
                 assert found is None
                 continue
-            plan, _ = solver._plan(compile_board(room), *start(room), found[0])
+            plan, _ = solver.step_plan(compile_board(room), *start(room), found[0])
             oracle.replay_length(S, room, plan)  # a real plan, that solves
             assert S.tally(plan).pushes == found[1] // MAJOR == expected[0]
     assert sum(pruned) > (10 if corridors else 50)  # (the pruning was put to the test)
@@ -103,7 +103,7 @@ def test_the_pushes_alone_are_the_fewest_of_an_independent_search(corridors, mon
 @pytest.mark.parametrize("number", [20, 57, 139, 145])
 def test_microban_pushes_alone_match_the_table(number):
     lvl, row = microban(number)[number - 1]
-    plan, tally = solver._plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=60)[0])
+    plan, tally = solver.step_plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=60)[0])
     oracle.replay_length(S, lvl, plan)
     assert tally.pushes == int(row["min_pushes"])
 
@@ -113,6 +113,6 @@ def test_microban_153_takes_336_pushes():
     # are proven in a few seconds.
     lvl, row = microban(153)[152]
     assert row["min_pushes"] == ""  # (the table has no count for it)
-    plan, tally = solver._plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=120)[0])
+    plan, tally = solver.step_plan(compile_board(lvl), *start(lvl), pushes_alone(lvl, seconds=120)[0])
     oracle.replay_length(S, lvl, plan)
     assert tally.pushes == 336

@@ -87,7 +87,7 @@ def packed_plan(lvl: S.Level, nodes: int = 50_000) -> list:
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = packed_search(build_tables(board), boxes, player, Control(Budget(nodes=nodes)))
     assert pushes is not None
-    moves, _ = solver._plan(board, boxes, player, pushes)
+    moves, _ = solver.step_plan(board, boxes, player, pushes)
     return moves
 
 
@@ -216,7 +216,7 @@ def test_of_two_plans_found_the_one_with_fewer_moves_is_kept(monkeypatch):
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     reordered = shortest_interleaving(board, boxes, player, packed[0], Control())
-    packed_moves = len(solver._plan(board, boxes, player, reordered)[0])
+    packed_moves = len(solver.step_plan(board, boxes, player, reordered)[0])
     assert oracle.replay_length(S, lvl, list(solution.moves)) < packed_moves
 
 
@@ -289,7 +289,7 @@ def test_beside_the_child_keeps_the_better_of_its_two_plans(monkeypatch):
     orders = packing_orders(board, boxes, player)
     control = Control(Budget(nodes=50_000))
     pushes, cost = solver._packed_then_pushes_alone(build_tables(board), boxes, player, control, orders, "moves")
-    moves, _ = solver._plan(board, boxes, player, pushes)
+    moves, _ = solver.step_plan(board, boxes, player, pushes)
     assert cost is not None  # (the weighted search's answer, not the packed one)
     assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl))
 
