@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual import events
 
 from fewest.engine.base import format_plan
 from fewest.engine.game import EntryKind
@@ -153,6 +154,39 @@ async def test_b_replays_the_best_solve_from_the_start(tmp_path, family):
         await pilot.press("escape")
         await pilot.press("u")  # undo, as after a solve
         assert not game.is_solved()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_c_copies_the_moves_as_text_and_pasting_them_plays_them_again(tmp_path, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        assert screen.check_action("copy_moves", ()) is None  # no moves yet: dimmed
+        await pilot.press(*ONE_MOVE[family])
+        mine, there = list(game.line_moves), game.state
+        assert len(mine) == 1 and there != game.start
+        await pilot.press("c")
+        assert app.clipboard == format_plan(game.rules, mine)
+        assert _message(app) == f"Copied your move to the clipboard: {app.clipboard}"
+        await pilot.press("r")
+        app.focused.post_message(events.Paste(app.clipboard))  # (bubbles from the board up)
+        await wait_for(pilot, lambda: not screen._playing and game.state == there)
+        assert game.line_moves == mine and game.entries[-1].kind is EntryKind.MOVE  # the player's own
+        await pilot.press("u")
+        assert game.state == game.start
+
+
+async def test_a_paste_that_is_not_moves_from_here_says_which_and_plays_nothing(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        screen.post_message(events.Paste("lurdq"))
+        await wait_for(pilot, lambda: "not moves of this game" in _message(app))
+        assert "'q'" in _message(app)
+        screen.post_message(events.Paste("r\nr rr"))  # a LURD string broken over lines; the third r meets a wall
+        await wait_for(pilot, lambda: "Pasted move 3 cannot be played from here" in _message(app))
+        assert not screen.game.entries
 
 
 async def test_a_best_that_no_longer_solves_the_level_is_not_played(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
@@ -28,6 +29,9 @@ from fewest.tui.solver_worker import PlanBook
 from fewest.tui.status_bar import StatusBar, StatusFacts
 
 
+COPY_SHOWN = 40  # characters of copied moves echoed in the message line
+
+
 class BoardScreen(Thinking, Screen[int]):
     BINDINGS = [
         Binding("h", "hint", "Hint", id="hint",
@@ -42,6 +46,8 @@ class BoardScreen(Thinking, Screen[int]):
                 tooltip="Previous level"),
         Binding("b", "replay_best", "Best", id="replay-best", show=False,
                 tooltip="Replay your best solution from the start (esc stops; undo brings your moves back)"),
+        Binding("c", "copy_moves", "Copy", id="copy-moves", show=False,
+                tooltip="Copy your moves from the start, as text, to the clipboard (if the terminal allows)"),
         Binding("m", "meter", "Meter", id="meter", show=False,
                 tooltip="Meter: show the exact moves to go, live"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
@@ -247,6 +253,7 @@ class BoardScreen(Thinking, Screen[int]):
             "redo": game.can_redo,
             "restart": game.state != game.start,
             "replay_best": self.store.level(self.entry.key).best_plan is not None and not self._playing,
+            "copy_moves": bool(game.line_moves),
             "next_level": self.index + 1 < len(self.entries),
             "previous_level": self.index > 0,
             "cancel_or_back": True,
@@ -293,6 +300,43 @@ class BoardScreen(Thinking, Screen[int]):
         self.game.restart()
         self._changed()
         self._play_plan(plan, True, EntryKind.MOVE)
+
+    def action_copy_moves(self) -> None:
+        """The moves since the start, in the text `fewest solve` prints and save files keep
+        (Sokoban: LURD), to the terminal's clipboard (OSC 52: some terminals ignore it)."""
+        moves = self.game.line_moves
+        if not moves:
+            return
+        text = format_plan(self.game.rules, moves)
+        self.app.copy_to_clipboard(text)
+        shown = text if len(text) <= COPY_SHOWN else text[: COPY_SHOWN - 1] + "…"
+        count = "your move" if len(moves) == 1 else f"your {len(moves)} moves"
+        self.say(f"Copied {count} to the clipboard: {shown}")
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Moves pasted as text (what `c` copies; a LURD string off a web page): played from
+        where the player stands, as their own moves, each undoable."""
+        event.stop()
+        if self._playing:
+            return
+        rules, level = self.game.rules, self.game.level
+        text = event.text if rules.PLAN_SEPARATOR else "".join(event.text.split())
+        try:
+            plan = parse_plan(rules, text)
+        except ValueError as exc:
+            self.say(f"The pasted text is not moves of this game: {exc}")
+            return
+        state = self.game.state
+        for number, move in enumerate(plan, 1):
+            try:
+                state = rules.apply(level, state, move)
+            except ValueError as exc:
+                self.say(f"Pasted move {number} cannot be played from here: {exc}")
+                return
+        if plan:
+            self._stop_thinking()
+            count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
+            self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)")
 
     def action_next_level(self) -> None:
         if self.index + 1 < len(self.entries):

@@ -178,14 +178,16 @@ class Thinking:
             return "Can't be solved from here; the search ran out before it found how many undos lead back."
         return "Can't be solved from here, nor from any earlier position: this level has no solution."
 
-    def _play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE) -> None:
-        """Play `plan` a move at a time, each an entry of `kind` (SOLVE: the solver's)."""
+    def _play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE,
+                   saying: str = "Replaying your best solution… (esc stops)") -> None:
+        """Play `plan` a move at a time, each an entry of `kind` (SOLVE: the solver's; else
+        the player's own, announced by `saying`)."""
         self._playing = plan
         self._playing_proven = proven
         self._playing_kind = kind
         delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
         if kind is not EntryKind.SOLVE:
-            self.say("Replaying your best solution… (esc stops)")
+            self.say(saying)
         else:
             self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
         self._solve_timer = self.set_interval(delay, self._animate_step)

@@ -20,6 +20,7 @@ SHARED_NOTES = (
     "Hints are graduated: h once tells how many moves remain, twice shows the next move,"
     " three times plays it. Solving with help marks the level assisted.",
     "r restarts as an ordinary move: undo brings the position back.",
+    "c copies your moves as text; pasting such text plays it from where you stand.",
 )
 
 
