@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from textual import events
 from textual.widgets import DataTable, Input, Tree
 
 from fewest.levels import read_file
@@ -218,3 +219,34 @@ async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width)
         assert all("…" not in label for label in labels.values())
     else:
         assert any("…" in label for label in labels.values())  # the narrow tree did cut some
+
+
+async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tmp_path):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        _table(app).post_message(events.Paste("#####\r\n#@$.#\r\n#####\r\n"))  # (bubbles to the screen)
+        await wait_for(pilot, lambda: app.store.recent != [])
+        [path] = app.store.recent
+        assert os.path.dirname(path) == str(tmp_path / "data" / "pasted") and path.endswith(".xsb")
+        assert read_file(path)[0].level.boxes  # the file reads back
+        assert app.screen.current_shelf.path == path and app.focused is _table(app)
+        message = str(app.screen.query_one("#browser-message").render())
+        assert message.startswith(f"Pasted 1 level, kept as {path}")
+        _table(app).post_message(events.Paste("#####\n#@$.#\n#####\n"))  # the same again: one file
+        await pilot.pause()
+        assert app.store.recent == [path] and os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
+        await pilot.press("enter")
+        assert isinstance(app.screen, BoardScreen)
+
+
+async def test_pasted_text_that_is_no_level_is_refused_and_the_search_box_takes_text(tmp_path):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        _table(app).post_message(events.Paste("hello there\n"))
+        await wait_for(pilot, lambda: "not a level" in str(app.screen.query_one("#browser-message").render()))
+        assert app.store.recent == [] and not (tmp_path / "data" / "pasted").exists()
+        await pilot.press("slash")
+        search = app.screen.query_one("#search", Input)
+        search.post_message(events.Paste("push"))
+        await wait_for(pilot, lambda: search.value == "push")
+        assert app.store.recent == []

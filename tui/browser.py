@@ -17,7 +17,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
-from fewest.levels.base import LevelEntry
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.files import detect, read_text_each
 from fewest.tui.catalog import Shelf, build_catalog, families_in, load_file_shelf, next_unsolved, par_of
 from fewest.tui.frontends import family_title
 from fewest.tui.level_summary import counted
@@ -28,6 +29,7 @@ from fewest.tui.progress import ProgressStore
 # whole: the label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
 TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 6
 PACK_WIDTH = 12
+PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 MARK_WIDTH = 9
 
 
@@ -316,6 +318,32 @@ class BrowserScreen(Screen):
                 self.query_one("#levels", DataTable).focus()
 
         self.app.push_screen(OpenFileScreen(), opened)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Levels pasted from the clipboard (an XSB level off a web page, a contest input):
+        kept as a file of their own under Recent files and opened there. The search box
+        takes a paste as text instead (it handles the event before it reaches here)."""
+        if isinstance(self.focused, Input):
+            return
+        event.stop()
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if not text.strip():
+            return
+        try:
+            fmt = detect(text, PASTED_SOURCE)
+            count = len(read_text_each(text, PASTED_SOURCE).entries)
+        except LevelFormatError as exc:
+            self.say(f"The pasted text is not a level: {exc}")
+            return
+        path = self.store.keep_pasted(text, fmt.extensions[0] if fmt.extensions else ".txt")
+        if path is None:
+            self.say("\n".join(self.store.messages[-1:]))
+            return
+        self.store.add_recent(path)
+        self.reload(select_path=path)
+        self.query_one("#levels", DataTable).focus()
+        levels = "1 level" if count == 1 else f"{count} levels"
+        self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).")
 
     def action_forget_file(self) -> None:
         shelf = self.current_shelf

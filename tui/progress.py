@@ -7,6 +7,10 @@ Four small JSON files under the data directory, so damage to one never costs the
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
 
+Levels pasted into the app are kept as files of their own in `pasted/` (named by a
+digest of the text, so pasting the same levels twice keeps one file), then opened
+like any other file.
+
 Every write is atomic (temp file, fsync, os.replace). A file that does not parse is
 renamed `<name>.corrupt-<timestamp>` and the store starts that part afresh; what happened
 is queued in `messages` for the app to show. Disk errors are reported, never raised.
@@ -14,6 +18,7 @@ is queued in `messages` for the app to show. Disk errors are reported, never rai
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -22,6 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 RECENT_LIMIT = 20
+PASTED_DIR = "pasted"
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
 
 # file stem -> the one top-level key its JSON object holds
@@ -162,6 +168,19 @@ class ProgressStore:
         self._data["recent"]["list"] = [f for f in self.recent if f != path]
         self._write("recent")
 
+    def keep_pasted(self, text: str, extension: str) -> str | None:
+        """Pasted levels saved as `pasted/pasted-<digest><extension>`: the path, or None
+        when the disk refused (the reason is queued in `messages`)."""
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+        folder = os.path.join(self.data_dir, PASTED_DIR)
+        path = os.path.join(folder, f"pasted-{digest}{extension}")
+        try:
+            _write_atomically(folder, path, text)
+        except OSError as exc:
+            self.messages.append(f"Cannot save {path}: {exc.strerror or exc}")
+            return None
+        return path
+
     # ----- settings -----------------------------------------------------
     def setting(self, name: str, default: Any = None) -> Any:
         return self._data["settings"].get(name, default)
@@ -212,19 +231,25 @@ class ProgressStore:
         payload = json.dumps({_FILES[stem]: inner, "version": 1}, indent=1, sort_keys=True)
         path = self.path(stem)
         try:
-            os.makedirs(self.data_dir, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=self.data_dir)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    handle.write(payload)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.replace(temp, path)
-            except BaseException:
-                if os.path.exists(temp):
-                    os.unlink(temp)
-                raise
+            _write_atomically(self.data_dir, path, payload)
         except OSError as exc:
             message = f"Cannot save {path}: {exc.strerror or exc}"
             if message not in self.messages:
                 self.messages.append(message)
+
+
+def _write_atomically(folder: str, path: str, text: str) -> None:
+    """`text` to `path` in `folder` (made if missing) through a synced temp file and a
+    rename: a crash leaves the old file or the new one, never half of one."""
+    os.makedirs(folder, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
