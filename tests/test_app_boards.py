@@ -161,9 +161,9 @@ async def test_c_copies_the_moves_as_text_and_pasting_them_plays_them_again(tmp_
     app = make_app(tmp_path, family)
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
-        game = screen.game
         assert screen.check_action("copy_moves", ()) is None  # no moves yet: dimmed
         await pilot.press(*ONE_MOVE[family])
+        game = screen.game
         mine, there = list(game.line_moves), game.state
         assert len(mine) == 1 and there != game.start
         await pilot.press("c")
