@@ -29,8 +29,8 @@ from fewest.tui.progress import ProgressStore
 # whole: the label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
 TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 6
 PACK_WIDTH = 12
-PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 MARK_WIDTH = 9
+PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 
 
 class BrowserScreen(Screen):
