@@ -121,6 +121,22 @@ def test_an_unwritable_data_dir_is_reported_not_raised(tmp_path):
     assert store.messages and "Cannot save" in store.messages[0]
 
 
+def test_pasted_levels_are_kept_once_each_and_a_refusing_disk_is_reported(tmp_path):
+    store = ProgressStore(str(tmp_path / "data"))
+    first = store.keep_pasted("#####\n#@$.#\n#####\n", ".xsb")
+    again = store.keep_pasted("#####\n#@$.#\n#####\n", ".xsb")
+    other = store.keep_pasted("#####\n#.$@#\n#####\n", ".xsb")
+    assert first == again != other and first is not None and other is not None
+    assert sorted(os.listdir(tmp_path / "data" / "pasted")) == sorted(map(os.path.basename, (first, other)))
+    with open(first, encoding="utf-8") as handle:
+        assert handle.read() == "#####\n#@$.#\n#####\n"
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    refused = ProgressStore(str(blocker / "data"))
+    assert refused.keep_pasted("#####\n#@$.#\n#####\n", ".xsb") is None
+    assert refused.messages and "Cannot save" in refused.messages[-1]
+
+
 def test_data_dir_env_overrides_the_platform_default(monkeypatch, tmp_path):
     monkeypatch.setenv("FEWEST_DATA_DIR", str(tmp_path))
     assert default_data_dir() == str(tmp_path)
