@@ -3,18 +3,23 @@
 A format is chosen from the file's extension when one claims it, else by
 sniffing the text, else by a looser look (`resembles`) so that a nearly right
 file gets its reader's located error; `family=` restricts the choice (the
-CLI's `--family`).
+CLI's `--family`). The path `-` is standard input, as Unix tools have it
+(`fewest solve - < contest.in`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Callable, Sequence
 
 from fewest.levels.base import (
     MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, NoLevelReads, Unreadable,
 )
 from fewest.levels.registry import FORMATS
+
+STDIN = "-"  # the path that means standard input
+STDIN_SOURCE = "<stdin>"  # its name in errors and results
 
 
 def formats_for(family: str | None = None) -> list[Format]:
@@ -92,6 +97,12 @@ def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelE
 def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collection:
     """The file's levels that read, and the others with their errors (read_text_each)."""
     source = os.fspath(path)
+    if source == STDIN:
+        try:  # (one byte over the limit is enough for read_text_each to refuse it)
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        except (OSError, AttributeError, ValueError) as exc:  # closed, or not a byte stream
+            raise LevelFormatError(f"cannot read standard input: {exc}", STDIN_SOURCE) from None
+        return read_text_each(_decoded(data, STDIN_SOURCE), STDIN_SOURCE, family)
     try:
         size = os.path.getsize(source)
         if size > MAX_FILE_BYTES:

@@ -265,6 +265,40 @@ def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tm
     assert done.returncode == 1 and done.stderr == ""
 
 
+def test_dash_reads_standard_input_as_a_process():
+    command = shutil.which("fewest")
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    with open(os.path.join(DATA, "password_41.in"), "rb") as handle:
+        done = subprocess.run(argv + ["solve", "--format", "contest", "-"], stdin=handle,
+                              capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"Minsta antal kommandon: 41\n"
+
+
+def test_dash_in_check_and_solve_names_stdin_and_play_refuses_it(capsys, monkeypatch):
+    import io
+
+    def piped(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    piped(b"#####\r\n#@$.#\r\n#####\r\n")
+    code, out, _ = run(capsys, "solve", "--json", "-")
+    record = json.loads(out)
+    assert code == 0 and record["file"] == "<stdin>" and record["plan"] == "R" and record["optimal"]
+    piped(b"#####\n#@$X#\n#####\n")
+    code, out, err = run(capsys, "check", "-")
+    assert code == 2 and out.startswith("<stdin>: 1 level, all of them unreadable")
+    assert "error: <stdin>, line 2, col 4: unknown character 'X'" in out and "Traceback" not in out + err
+    piped(b"#####\n#@$.#\n#####\n")
+    code, _, err = run(capsys, "solve", "--level", "3", "-")
+    assert code == 2 and "<stdin>: no level 3 (the file has 1)" in err
+    piped(b"")
+    code, _, err = run(capsys, "solve", "-")
+    assert code == 2 and "<stdin>: file is empty" in err
+    code, _, err = run(capsys, "play", "-")
+    assert code == 2 and "play needs the terminal" in err
+
+
 def test_installed_command_runs_as_a_process():
     command = shutil.which("fewest")
     argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]

@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
 
     solve = sub.add_parser("solve", help="print shortest plans for every level of the files")
-    solve.add_argument("paths", nargs="+", metavar="PATH")
+    solve.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
     solve.add_argument("--level", type=int, metavar="N", help="only level N of each file")
     solve.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
     solve.add_argument("--metric", choices=("moves", "pushes"), default="moves",
@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="memory per level (default: half the machine's)")
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
-    check.add_argument("paths", nargs="+", metavar="PATH")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
     check.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
 
     bench = sub.add_parser("bench", help="time the solvers on fixed workloads")
@@ -105,8 +105,15 @@ def _position(collection: "Collection", level: int, path: str) -> int:
     # (with none left out, the levels are the file's in order, whatever their readers number)
     numbers = [entry.index for entry in collection.entries] if collection.unreadable else range(1, count + 1)
     if level not in numbers:
-        raise UsageError(f"{path}: no level {level} (the file has {count})")
+        raise UsageError(f"{_shown(path)}: no level {level} (the file has {count})")
     return list(numbers).index(level)
+
+
+def _shown(path: str) -> str:
+    """A path as messages name it (standard input as the readers call it)."""
+    from fewest.levels.files import STDIN, STDIN_SOURCE
+
+    return STDIN_SOURCE if path == STDIN else path
 
 
 def _left_out(problem: "Unreadable") -> str:
@@ -115,6 +122,8 @@ def _left_out(problem: "Unreadable") -> str:
 
 
 def _run_play(args: argparse.Namespace) -> int:
+    if args.path == "-":  # (the app reads its keys from the terminal)
+        raise UsageError("play needs the terminal for its keys: give a file path, not - (solve and check read -)")
     collection = _load(args.path, args.family)
     start = 0 if args.level is None else _position(collection, args.level, args.path)
     from fewest.tui.app import FewestApp
@@ -150,7 +159,7 @@ def _run_check(args: argparse.Namespace) -> int:
         count = len(entries) + len(unreadable)
         what = f"{entries[0].family} level" if entries else "level"
         bad = f", {'all' if not entries else len(unreadable)} of them unreadable" if unreadable else ""
-        print(f"{path}: {counted(count, what, what + 's')}{bad}")
+        print(f"{_shown(path)}: {counted(count, what, what + 's')}{bad}")
         lines = [(entry.index, _described(entry)) for entry in entries]
         lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
         for index, text in sorted(lines, key=lambda line: line[0]):
