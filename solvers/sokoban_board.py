@@ -94,22 +94,31 @@ class Board:
 
     def distance(self, start: int, target: int, free: int) -> int | None:
         """The player's fewest steps from cell `start` to `target` over `free` cells (None:
-        cut off). `layers` without the cells past the target."""
-        if start == target:
-            return 0
-        goal = 1 << target
-        if not free & goal:
-            return None
-        width = self.width
+        cut off)."""
+        if start != target and not (free >> target) & 1:
+            return None  # (at once, not after flooding the whole region)
+        found = self.distances(start, 1 << target, free)
+        return found[0][1] if found else None
+
+    def distances(self, start: int, targets: int, free: int) -> list[tuple[int, int]]:
+        """(cell, fewest steps to it) for each cell of `targets` the player reaches from
+        `start` over `free`: `layers`, stopping once every target is found (the player
+        mostly stands near them, so a few layers do on the largest board)."""
+        found = []
+        width, steps = self.width, 0
         seen = frontier = 1 << start
-        steps = 0
-        while frontier:
-            steps += 1
+        while True:
+            hit = frontier & targets
+            if hit:
+                targets ^= hit
+                found += [(cell, steps) for cell in cells_of(hit)]
+                if not targets:
+                    return found
             frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
-            if frontier & goal:
-                return steps
+            if not frontier:
+                return found
             seen |= frontier
-        return None
+            steps += 1
 
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""

@@ -4,7 +4,7 @@ What the best Sokoban programs do when a box is dragged with the mouse. Only tha
 moves; the others stay where they are, as walls. A node is the box's cell and the
 player's, right after a push (the cell the box just left); an edge is a shortest walk
 to a side of the box, then one push. Dijkstra over (pushes, moves) on those nodes, the
-walks measured on the padded bitboard (sokoban_board.py), each stopping once the sides
+walks measured on the padded bitboard (Board.distances), each stopping once the sides
 of the box it wants are found. XSokoban's levels are routed in a few milliseconds.
 """
 
@@ -14,7 +14,7 @@ import heapq
 
 from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.sokoban import step_plan
-from fewest.solvers.sokoban_board import Board, cells_of, compile_board
+from fewest.solvers.sokoban_board import compile_board
 
 
 def box_route(level: Level, state: State, box: int, target: int) -> list[Move] | None:
@@ -41,7 +41,7 @@ def box_route(level: Level, state: State, box: int, target: int) -> list[Move] |
         if cell == goal:
             return step_plan(board, board.mask(state.boxes), board.inside(state.player), _pushes(parent, node))[0]
         sides = {cell - step: (d, cell + step) for d, step in enumerate(board.steps) if (free >> (cell + step)) & 1}
-        for behind, walk in _walks(board, player, free & ~(1 << cell), sides):
+        for behind, walk in board.distances(player, sum(1 << side for side in sides), free & ~(1 << cell)):
             d, ahead = sides[behind]
             child, cost = (ahead, cell), (pushes + 1, moves + walk + 1)
             known = best.get(child)
@@ -50,28 +50,6 @@ def box_route(level: Level, state: State, box: int, target: int) -> list[Move] |
                 parent[child] = (node, d)
                 heapq.heappush(heap, (*cost, child))
     return None
-
-
-def _walks(board: Board, start: int, free: int, targets: dict) -> list[tuple[int, int]]:
-    """(target cell, fewest steps to it) for the `targets` the player reaches over `free`:
-    a breadth-first search on the bitboard that stops once all are found (the player
-    mostly stands next to the box, so a few layers do on the largest board)."""
-    wanted = sum(1 << cell for cell in targets)
-    found = []
-    seen = frontier = 1 << start
-    width, distance = board.width, 0
-    while True:
-        hit = frontier & wanted
-        if hit:
-            wanted ^= hit
-            found += [(cell, distance) for cell in cells_of(hit)]
-            if not wanted:
-                return found
-        frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
-        if not frontier:
-            return found
-        seen |= frontier
-        distance += 1
 
 
 def _pushes(parent: dict, node: tuple[int, int]) -> list[tuple[int, int]]:
