@@ -154,6 +154,13 @@ def test_bad_input_exit_2(capsys, argv):
     assert code == 2 and "Traceback" not in err
 
 
+def test_contest_output_of_a_file_in_another_format_says_which(capsys):
+    code, out, err = run(capsys, "solve", "--format", "contest", os.path.join(DATA, "rush_51.txt"))
+    assert code == 2 and not out
+    assert "rush_51.txt: --format contest needs a contest input, and this file is in the" in err
+    assert read_file(os.path.join(DATA, "rush_51.txt"))[0].format in err
+
+
 def test_usage_error_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["solve"])

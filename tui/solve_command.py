@@ -97,8 +97,8 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
         for entry in entries:
             if _contest_formatter(entry) is None:
                 raise usage_error(
-                    f"{entry.source}: --format contest needs a contest input "
-                    f"(this is a {entry.format or entry.family} file)"
+                    f"{entry.source}: --format contest needs a contest input, "
+                    f"and this file is in the {entry.format or entry.family} format"
                 )
     # Never unbounded: a proof that outgrows the machine stops with what it proved, where
     # an unlimited one would grow until the system kills it (or everything else).
