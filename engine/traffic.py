@@ -281,7 +281,7 @@ def level_from_rows(board: Sequence[str], goal: Goal | tuple[str, str | int]) ->
     for r, text in enumerate(board):
         if len(text) != n:
             raise CellError(
-                f"row {r} has {len(text)} cells; a {n}x{n} board needs {n}", r, min(len(text), n)
+                f"row {r} has {len(text)} cells; the board has {n} rows, so each row needs {n}", r, min(len(text), n)
             )
         for c, ch in enumerate(text):
             if ch in ".o":

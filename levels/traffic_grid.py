@@ -75,7 +75,7 @@ def parse_numbered(numbered: list[tuple[int, str]], source: str) -> Level:
     n = len(board[0])
     if len(board) != n:
         raise LevelFormatError(
-            f"a {n}x{n} board needs {n} rows, found {len(board)}", source, numbered[1][0]
+            f"the first row has {n} cells, so the board needs {n} rows (it is square), found {len(board)}", source, numbered[1][0]
         )
     return build_level(board, goal, source, goal_line, lambda r, c: (numbered[1 + r][0], c + 1))
 
