@@ -122,7 +122,9 @@ def _left_out(problem: "Unreadable") -> str:
 
 
 def _run_play(args: argparse.Namespace) -> int:
-    if args.path == "-":  # (the app reads its keys from the terminal)
+    from fewest.levels.files import STDIN
+
+    if args.path == STDIN:  # (the app reads its keys from the terminal)
         raise UsageError("play needs the terminal for its keys: give a file path, not - (solve and check read -)")
     collection = _load(args.path, args.family)
     start = 0 if args.level is None else _position(collection, args.level, args.path)
