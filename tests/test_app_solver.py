@@ -16,7 +16,7 @@ from fewest.solvers.solution import Solution, Stats, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
 from fewest.tui.solver_worker import PlanBook, undos_out_of_deadlock
-from fewest.tui.status_bar import short_count
+from fewest.tui.level_summary import short_count
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
 

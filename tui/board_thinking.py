@@ -19,10 +19,11 @@ from fewest.levels.base import LevelEntry
 from fewest.solvers import api
 from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
+from fewest.tui.level_summary import short_count
 from fewest.tui.solver_worker import (
     METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance, undos_out_of_deadlock,
 )
-from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, short_count
+from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
 

@@ -1,4 +1,4 @@
-"""One-line descriptions of levels for `fewest check` and the app's browser."""
+"""Short texts about levels and counts, for `fewest check`, `fewest solve` and the app."""
 
 from __future__ import annotations
 
@@ -13,6 +13,15 @@ def _family(level: Any) -> str:
 def counted(number: int, one: str, many: str) -> str:
     """`1 box`, `3 boxes`: the number and the word for it."""
     return f"{number} {one if number == 1 else many}"
+
+
+def short_count(count: int) -> str:
+    """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
+    if count < 100_000:
+        return f"{count:,}"
+    if count < 1_000_000:
+        return f"{count // 1000}k"
+    return f"{count / 1_000_000:.1f}M"
 
 
 def describe(level: Any) -> str:

@@ -15,6 +15,7 @@ from fewest.levels.base import LevelEntry
 from fewest.levels.registry import FORMATS
 from fewest.solvers.solution import Status
 from fewest.tui.level_summary import counted
+from fewest.tui.solve_terminal import Interrupt, ProgressLine
 
 
 def _contest_formatter(entry: LevelEntry) -> Callable[[LevelEntry, Any], str] | None:
@@ -81,6 +82,34 @@ def default_memory_bytes() -> int:
         return 2 * 2**30
 
 
+def _print_result(entry: LevelEntry, solution: Any, seconds: float, args: argparse.Namespace) -> int:
+    """Print one level's answer as `args` asks; the exit status it calls for (0 or 1)."""
+    status = 0
+    if solution.solved:
+        # Never print a plan the rules do not accept.
+        final = replay(rules_for(entry.family), entry.level, solution.moves)
+        if not rules_for(entry.family).is_solved(entry.level, final):
+            raise RuntimeError(f"solver plan for {entry.key} does not solve it")
+    proven = solution.optimal or solution.status is Status.UNSOLVABLE
+    # Exit 1 for anything short of a proven plan; a proven "impossible" is a contest's answer.
+    if not (solution.optimal or (args.fmt == "contest" and proven)):
+        status = 1
+    if args.fmt == "contest" and not proven:
+        # A contest answer is a claim of optimality: print none that is not proven.
+        print(f"fewest: {entry.key}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
+    elif args.fmt == "contest":
+        try:
+            print(_contest_formatter(entry)(entry, solution), flush=True)
+        except ValueError as exc:  # the contest has no way to write "no plan" here
+            print(f"fewest: {entry.key}: {exc}", file=sys.stderr, flush=True)
+            status = 1
+    elif args.fmt == "json":
+        print(json.dumps(_record(entry, solution, seconds)), flush=True)
+    else:
+        print(_text(_record(entry, solution, seconds), args.metric), flush=True)
+    return status
+
+
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
     from fewest.solvers import Budget, solve
 
@@ -105,33 +134,25 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
     memory = default_memory_bytes() if args.memory is None else int(args.memory * 2**30)
     budget = Budget(seconds=args.timeout, memory_bytes=memory)
     status = 0
-    for entry in entries:
-        started = time.perf_counter()
-        try:
-            solution = solve(entry.family, entry.level, metric=args.metric, budget=budget)
-        except ValueError as exc:  # e.g. a metric the family does not have
-            raise usage_error(f"{entry.source}: {exc}") from None
-        seconds = time.perf_counter() - started
-        if solution.solved:
-            # Never print a plan the rules do not accept.
-            final = replay(rules_for(entry.family), entry.level, solution.moves)
-            if not rules_for(entry.family).is_solved(entry.level, final):
-                raise RuntimeError(f"solver plan for {entry.key} does not solve it")
-        proven = solution.optimal or solution.status is Status.UNSOLVABLE
-        # Exit 1 for anything short of a proven plan; a proven "impossible" is a contest's answer.
-        if not (solution.optimal or (args.fmt == "contest" and proven)):
-            status = 1
-        if args.fmt == "contest" and not proven:
-            # A contest answer is a claim of optimality: print none that is not proven.
-            print(f"fewest: {entry.key}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
-        elif args.fmt == "contest":
+    line = ProgressLine(sys.stderr)
+    with Interrupt(on_press=line.stopping) as interrupt:
+        for entry in entries:
+            if interrupt.pressed.is_set():  # (between two levels: the next one is not started)
+                break
+            line.start(f"{entry.source} #{entry.index}")
+            started = time.perf_counter()
             try:
-                print(_contest_formatter(entry)(entry, solution), flush=True)
-            except ValueError as exc:  # the contest has no way to write "no plan" here
-                print(f"fewest: {entry.key}: {exc}", file=sys.stderr, flush=True)
-                status = 1
-        elif args.fmt == "json":
-            print(json.dumps(_record(entry, solution, seconds)), flush=True)
-        else:
-            print(_text(_record(entry, solution, seconds), args.metric), flush=True)
+                solution = solve(
+                    entry.family, entry.level, metric=args.metric, budget=budget,
+                    should_stop=interrupt.pressed.is_set, on_progress=line.show,
+                )
+            except ValueError as exc:  # e.g. a metric the family does not have
+                raise usage_error(f"{entry.source}: {exc}") from None
+            finally:
+                line.clear()
+            status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))
+    if interrupt.pressed.is_set():
+        # what was proved is printed above; the levels after it were not started
+        print("fewest: interrupted", file=sys.stderr, flush=True)
+        return 130
     return 2 if unreadable else status

@@ -67,12 +67,3 @@ class StatusBar(Static):
             text.append(" " * gap)
             text.append(activity, style="bold")
         self.update(text, layout=False)
-
-
-def short_count(count: int) -> str:
-    """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
-    if count < 100_000:
-        return f"{count:,}"
-    if count < 1_000_000:
-        return f"{count // 1000}k"
-    return f"{count / 1_000_000:.1f}M"

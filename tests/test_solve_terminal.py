@@ -1,0 +1,88 @@
+"""`fewest solve` at a terminal: the progress line, and Ctrl-C stopping a proof with what it proved."""
+
+import io
+import json
+import os
+import signal
+import threading
+
+import pytest
+
+from fewest.levels import read_file
+from fewest.levels.files import write_entries
+from fewest.solvers.control import Progress
+from fewest.tui.cli import main
+from fewest.tui.solve_terminal import CLEAR, Interrupt, ProgressLine
+
+MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal would be (no size: the line keeps to 80 columns)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_first_ctrl_c_is_a_request_and_a_second_quits():
+    with Interrupt() as interrupt:
+        signal.raise_signal(signal.SIGINT)
+        assert interrupt.pressed.is_set()
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_progress_line_redraws_in_place_and_only_on_a_terminal():
+    report = Progress(expanded=1_234_567, stored=10, bound=61, seconds=9.2)
+    terminal = Terminal()
+    line = ProgressLine(terminal)
+    line.start("m.xsb #1")
+    line.show(report)  # (too soon: a quick solve draws nothing)
+    assert terminal.getvalue() == ""
+    line._next = 0.0
+    line.show(report)
+    line.clear()
+    drawn = terminal.getvalue()
+    assert drawn.startswith(CLEAR + "m.xsb #1: 9 s, 1.2M positions, bound 61") and drawn.endswith(CLEAR)
+    assert all(len(part) < 80 for part in drawn.split(CLEAR))
+    piped = io.StringIO()
+    line = ProgressLine(piped)
+    line.start("m.xsb #1")
+    line._next = 0.0
+    line.show(report)
+    line.stopping()
+    line.clear()
+    assert piped.getvalue() == ""
+
+
+def test_solve_at_a_terminal_shows_its_progress_then_clears_it(capsys, monkeypatch):
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    # Microban #153 (David W. Skinner) is not proven in a second: the search reports meanwhile
+    code = main(["solve", "--level", "153", "--timeout", "1", "--json", MICROBAN])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 1 and record["status"] in ("budget", "found")
+    drawn = terminal.getvalue()
+    assert f"{MICROBAN} #153: " in drawn and " positions" in drawn and drawn.endswith(CLEAR)
+
+
+def test_ctrl_c_stops_the_proof_prints_what_it_proved_and_starts_no_other_level(capsys, tmp_path):
+    # Microban #153 then #1: the first is far from proven when Ctrl-C comes
+    levels = {entry.index: entry for entry in read_file(MICROBAN)}
+    both = tmp_path / "two.xsb"
+    both.write_text(write_entries([levels[153], levels[1]]))
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        code = main(["solve", "--timeout", "60", "--json", str(both)])
+    finally:
+        timer.cancel()
+    out, err = capsys.readouterr()
+    (line,) = out.splitlines()
+    record = json.loads(line)
+    assert code == 130 and "fewest: interrupted" in err
+    assert record["level"] == 1 and record["status"] == "cancelled" and record["at_least"] > 0
+    assert record["seconds"] < 30  # (stopped by the press, not by the budget)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
