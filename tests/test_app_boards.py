@@ -275,3 +275,54 @@ async def test_keymap_in_settings_remaps_a_binding_by_id(tmp_path):
         assert game.state == after
         await pilot.press("u")  # the default key now does nothing
         assert game.state == after
+
+
+# 30 across and 15 down: 60 x 15 on screen, more than a 40 x 12 terminal shows
+BIG_ROOM = "\n".join(
+    ["#" * 30]
+    + ["#" + " " * 28 + "#"] * 5
+    + ["#" + " " * 26 + "$.#"]
+    + ["#" + " " * 28 + "#"] * 6
+    + ["#" + " " * 27 + "@#"]
+    + ["#" * 30]
+) + "\n"
+
+
+def _player_in_view(screen) -> bool:
+    """Is the player's cell inside what the board area shows now?"""
+    area, board = screen.query_one("#board-area"), screen.board
+    x, y = board.focus_point()
+    left, top = board.virtual_region.offset + board.styles.gutter.top_left
+    seen = area.scrollable_content_region.size
+    dx, dy = left + x - area.scroll_offset.x, top + y - area.scroll_offset.y
+    return 0 <= dx < seen.width and 0 <= dy < seen.height
+
+
+def _big_room_app(tmp_path, data: str):
+    from fewest.levels import read_text
+    from fewest.tui.app import FewestApp
+    from tests.app_support import quiet_app
+
+    return quiet_app(FewestApp(read_text(BIG_ROOM, "big.xsb"), 0, data_dir=str(tmp_path / data)))
+
+
+async def test_a_board_larger_than_the_terminal_shows_the_player_from_the_start(tmp_path):
+    app = _big_room_app(tmp_path, "data")
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert _player_in_view(board_screen(app))
+
+
+async def test_a_board_keeps_the_player_in_view_when_the_terminal_shrinks(tmp_path):
+    app = _big_room_app(tmp_path, "data")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = board_screen(app)
+        await pilot.pause()
+        assert _player_in_view(screen)
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        await pilot.pause()
+        assert _player_in_view(screen)
+        await pilot.press("up")  # (a move keeps it in view too)
+        assert _player_in_view(screen)

@@ -139,6 +139,7 @@ class BoardView(Widget, can_focus=True):
         self.hint_move = None
         self.reset_ui()
         self.refresh(layout=True)
+        self.call_after_refresh(self.keep_in_view)  # (its size and place change with the level)
 
     def show(self) -> None:
         """Redraw after the game changed (the widget keeps no copy of its state).
@@ -146,12 +147,20 @@ class BoardView(Widget, can_focus=True):
         A level's drawing keeps its size while it is played, so no layout pass is needed;
         a board taller or wider than the screen scrolls to keep the player in view."""
         self.refresh()
+        self.keep_in_view()
+
+    def keep_in_view(self) -> None:
+        """Scroll the board's area to the player (a new level, or the screen resized, needs
+        it once the layout is done: call it after a refresh)."""
         point = self.focus_point()
         if point is not None and self.parent is not None and self.is_mounted:
             x, y = point
             left, top = self.virtual_region.offset + self.styles.gutter.top_left
             self.parent.scroll_to_region(Region(left + x, top + y, 2, 1), spacing=Spacing(2, 4, 2, 4),
                                          animate=False, immediate=True)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.keep_in_view)
 
     def pick(self, move: Any) -> None:
         self.post_message(self.Picked(move))

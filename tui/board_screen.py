@@ -147,6 +147,10 @@ class BoardScreen(Thinking, Screen[int]):
         self.set_interval(0.1, self._tick)
         self._opened()
 
+    def on_resize(self) -> None:
+        # (a smaller terminal may hide the player: the board's area scrolls back to it)
+        self.call_after_refresh(self.board.keep_in_view)
+
     def on_screen_suspend(self) -> None:
         self._pause_clock()
         self._save()
