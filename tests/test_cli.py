@@ -183,6 +183,23 @@ def test_many_files_in_one_process(capsys):
     ]
 
 
+def test_text_output_of_many_levels_ends_with_their_tally_on_standard_error(capsys, tmp_path):
+    # one level with a plan, one with none (a box walled in a corner), one past its budget
+    levels = tmp_path / "three.xsb"
+    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
+    (hard,) = [entry for entry in read_file(microban) if entry.index == 153]
+    from fewest.levels.files import write_entries
+
+    levels.write_text("#####\n#@$.#\n#####\n\n#####\n#@ .#\n#$  #\n#####\n\n" + write_entries([hard]))
+    code, out, err = run(capsys, "solve", "--timeout", "0.5", str(levels))
+    assert code == 1 and len(out.splitlines()) == 4  # (the plan has a line of its own)
+    assert "fewest: 3 levels: 1 optimal, 1 with no solution, 1 not solved" in err
+    code, out, err = run(capsys, "solve", "--json", "--timeout", "0.5", str(levels))
+    assert "levels:" not in err  # (JSON and contest output carry no tally)
+    _, _, err = run(capsys, "solve", os.path.join(DATA, "sokoban_1.in"))
+    assert err == ""  # (nor does one level)
+
+
 def test_check_lists_levels(capsys):
     code, out, _ = run(capsys, "check", os.path.join(DATA, "rotation.in"), os.path.join(DATA, "rush_51.txt"))
     assert code == 0
