@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -72,12 +73,10 @@ def test_ctrl_c_stops_the_proof_prints_what_it_proved_and_starts_no_other_level(
     levels = {entry.index: entry for entry in read_file(MICROBAN)}
     both = tmp_path / "two.xsb"
     both.write_text(write_entries([levels[153], levels[1]]))
-    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    try:
-        code = main(["solve", "--timeout", "60", "--json", str(both)])
-    finally:
-        timer.cancel()
+    presser = threading.Thread(target=_press_ctrl_c_once_solving, daemon=True)
+    presser.start()
+    code = main(["solve", "--timeout", "60", "--json", str(both)])
+    presser.join()
     out, err = capsys.readouterr()
     (line,) = out.splitlines()
     record = json.loads(line)
@@ -86,3 +85,14 @@ def test_ctrl_c_stops_the_proof_prints_what_it_proved_and_starts_no_other_level(
     assert record["seconds"] < 30  # (stopped by the press, not by the budget)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
+
+
+def _press_ctrl_c_once_solving() -> None:
+    """Ctrl-C, half a second after `solve` took it over (however slowly it started)."""
+    deadline = time.monotonic() + 30
+    while signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        if time.monotonic() > deadline:
+            return  # (never taken over: no press, which would stop pytest itself; the test fails)
+        time.sleep(0.01)
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGINT)
