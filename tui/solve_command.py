@@ -14,7 +14,7 @@ from fewest.engine.base import format_plan, replay
 from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
 from fewest.levels.registry import FORMATS
-from fewest.solvers.solution import Status
+from fewest.solvers.solution import Solution, Status
 from fewest.tui.level_summary import counted
 from fewest.tui.solve_terminal import Interrupt, ProgressLine
 
@@ -83,7 +83,7 @@ def default_memory_bytes() -> int:
         return 2 * 2**30
 
 
-def _print_result(entry: LevelEntry, solution: Any, seconds: float, args: argparse.Namespace) -> int:
+def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: argparse.Namespace) -> int:
     """Print one level's answer as `args` asks; the exit status it calls for (0 or 1)."""
     status = 0
     if solution.solved:
@@ -113,11 +113,12 @@ def _print_result(entry: LevelEntry, solution: Any, seconds: float, args: argpar
 
 def _tallied(tally: Counter[Status], total: int) -> str:
     """The levels' outcomes in one line: `40 levels: 36 optimal, 3 found (not proven), 1 not solved`."""
+    unsolved = tally[Status.BUDGET] + tally[Status.CANCELLED]
     parts = [
         f"{tally[Status.OPTIMAL]} optimal",
         f"{tally[Status.FOUND]} found (not proven optimal)" if tally[Status.FOUND] else "",
         f"{tally[Status.UNSOLVABLE]} with no solution" if tally[Status.UNSOLVABLE] else "",
-        f"{tally[Status.BUDGET] + tally[Status.CANCELLED]} not solved" if tally[Status.BUDGET] + tally[Status.CANCELLED] else "",
+        f"{unsolved} not solved" if unsolved else "",
     ]
     done = sum(tally.values())
     untried = f", {total - done} not started" if done < total else ""

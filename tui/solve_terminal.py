@@ -15,7 +15,7 @@ import os
 import signal
 import threading
 import time
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from fewest.solvers.control import Progress
 from fewest.tui.level_summary import short_count
@@ -28,15 +28,14 @@ class Interrupt:
     """While entered (in the main thread): the first Ctrl-C sets `pressed`, the next
     raises KeyboardInterrupt. Elsewhere Ctrl-C keeps its usual meaning."""
 
-    def __init__(self, on_press: Any = None) -> None:
+    def __init__(self, on_press: Callable[[], None] | None = None) -> None:
         self.pressed = threading.Event()
-        self._on_press = on_press  # called (no arguments) on the first press
+        self._on_press = on_press  # called on the first press
         self._previous: Any = None
         self._pid = os.getpid()
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
-            self._pid = os.getpid()
             self._previous = signal.signal(signal.SIGINT, self.press)
         return self
 
