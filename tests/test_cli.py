@@ -366,6 +366,27 @@ def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
 
 
 
+def test_bench_sokoban_stopped_by_ctrl_c_still_totals_the_levels_it_finished(tmp_path, capsys, monkeypatch):
+    import fewest.solvers.sokoban_bench as bench
+
+    levels = tmp_path / "three.xsb"
+    levels.write_text("".join(f"; {n}\n\n#####\n#@$.#\n#####\n\n" for n in (1, 2, 3)))
+    run_one = bench._run_one
+    calls = []
+
+    def pressed_on_the_third(*args):
+        calls.append(args)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # (as Ctrl-C does while a level's child runs)
+        return run_one(*args)
+
+    monkeypatch.setattr(bench, "_run_one", pressed_on_the_third)
+    code, out, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--timeout", "10")
+    assert code == 130 and "fewest: interrupted" in err
+    assert out.splitlines()[-1].startswith("moves: 2/2 proven optimal;")
+    assert out.splitlines()[-1].endswith("(interrupted after 2 levels)")
+
+
 def test_solve_out_of_time_says_what_the_proof_reached(capsys):
     # Microban #139 (David W. Skinner): 106 pushes, a few seconds to prove
     microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fewest.solvers.sokoban_bench import format_row, format_summary, run_collection
+from fewest.solvers.sokoban_bench import BenchRow, BenchSummary, format_row, format_summary, run_collection
 
 
 def run_collection_bench(
@@ -11,14 +11,21 @@ def run_collection_bench(
     chosen = None if levels is None else level_numbers(levels)
     only = "" if levels is None else f" --levels {levels}"
     print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
-    summary = run_collection(
-        path,
-        metric=metric,
-        timeout=timeout,
-        on_row=lambda row: print(format_row(row, metric), flush=True),
-        expected_csv=expected_csv,
-        levels=chosen,
-    )
+    done: list[BenchRow] = []
+
+    def shown(row: BenchRow) -> None:
+        done.append(row)
+        print(format_row(row, metric), flush=True)
+
+    try:
+        summary = run_collection(
+            path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen
+        )
+    except KeyboardInterrupt:
+        # a long run stopped by hand still gets the totals of the levels it finished
+        if done:
+            print(f"{format_summary(BenchSummary(metric, tuple(done)))} (interrupted after {len(done)} levels)")
+        raise
     print(format_summary(summary))
     # a wrong count first; then bad input (levels that did not read, each named in its row)
     return 1 if summary.mismatches else 2 if summary.unreadable else 0
