@@ -50,7 +50,12 @@ def _parser() -> argparse.ArgumentParser:
                       help="1-based level number (default: the file's first level that reads)")
     play.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
 
-    solve = sub.add_parser("solve", help="print shortest plans for every level of the files")
+    solve = sub.add_parser(
+        "solve", help="print shortest plans for every level of the files",
+        epilog="Exit status: 0 every level proven, 1 some level not (out of budget, or no plan; with "
+        "--format contest a proven 'no plan' counts as proven), 2 bad input, 130 stopped by Ctrl-C "
+        "(the first press stops the proof and prints what it proved; a second quits at once).",
+    )
     solve.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
     solve.add_argument("--level", type=int, metavar="N", help="only level N of each file")
     solve.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
@@ -74,7 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="small workloads (under 30 s)")
     bench.add_argument("--set", dest="set_path", metavar="FILE",
                        help="sokoban: solve this collection level by level")
-    bench.add_argument("--metric", choices=("moves", "pushes"), default="moves")
+    bench.add_argument("--metric", choices=("moves", "pushes"), default="moves",
+                       help="sokoban --set: what to minimise (default: moves)")
     bench.add_argument("--timeout", type=_positive("seconds"), default=60.0, metavar="S",
                        help="sokoban: seconds per level")
     bench.add_argument("--expect", metavar="CSV",
