@@ -43,9 +43,11 @@ def test_the_progress_line_redraws_in_place_and_only_on_a_terminal():
     assert terminal.getvalue() == ""
     line._next = 0.0
     line.show(report)
+    line.stopping()  # (the first Ctrl-C: said at once, the search may take a moment)
     line.clear()
     drawn = terminal.getvalue()
     assert drawn.startswith(CLEAR + "m.xsb #1: 9 s, 1.2M positions, bound 61") and drawn.endswith(CLEAR)
+    assert CLEAR + "m.xsb #1: stopping (Ctrl-C again quits at once)" + CLEAR in drawn
     assert all(len(part) < 80 for part in drawn.split(CLEAR))
     piped = io.StringIO()
     line = ProgressLine(piped)
