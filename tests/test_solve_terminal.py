@@ -34,7 +34,8 @@ def test_a_first_ctrl_c_is_a_request_and_a_second_quits():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
-def test_the_progress_line_redraws_in_place_and_only_on_a_terminal():
+def test_the_progress_line_redraws_in_place_and_only_on_a_terminal(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
     report = Progress(expanded=1_234_567, stored=10, bound=61, seconds=9.2)
     terminal = Terminal()
     line = ProgressLine(terminal)
@@ -57,11 +58,14 @@ def test_the_progress_line_redraws_in_place_and_only_on_a_terminal():
     line.stopping()
     line.clear()
     assert piped.getvalue() == ""
+    monkeypatch.setenv("TERM", "dumb")  # (an editor's shell: no erase codes)
+    assert not ProgressLine(Terminal()).on
 
 
 def test_solve_at_a_terminal_shows_its_progress_then_clears_it(capsys, monkeypatch):
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm-256color")
     # Microban #153 (David W. Skinner) is not proven in a second: the search reports meanwhile
     code = main(["solve", "--level", "153", "--timeout", "1", "--json", MICROBAN])
     record = json.loads(capsys.readouterr().out)

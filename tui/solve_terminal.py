@@ -56,11 +56,12 @@ class Interrupt:
 
 class ProgressLine:
     """One line on `stream`, redrawn as a search reports, cleared before a result prints.
-    Draws nothing unless `stream` is a terminal."""
+    Draws nothing unless `stream` is a terminal that can erase a line."""
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.on = stream.isatty()
+        # (a dumb terminal, as in an editor's shell, would print the erase codes as text)
+        self.on = stream.isatty() and os.environ.get("TERM") != "dumb"
         self.label = ""
         self._shown = False
         self._next = 0.0
