@@ -134,3 +134,18 @@ def test_a_long_solve_shows_progress_and_escape_cancels_it(tmp_path, terminals):
     term.send("Escape")
     screen = term.wait_for("Cancelled.")
     assert "thinking" not in screen and "Moves 0" in screen
+
+
+def test_solve_in_a_terminal_shows_its_progress_and_ctrl_c_keeps_what_was_proved(tmp_path, terminals):
+    # Two copies of the level with the most boxes: far from proven when Ctrl-C comes (with a
+    # time budget a second process searches beside the first: the key reaches both)
+    hardest = max(find_pack("sokoban_grigr2001").entries, key=lambda e: len(e.level.boxes))
+    path = tmp_path / "big.xsb"
+    path.write_text(write_entries([hardest, hardest]), encoding="utf-8")
+    term = terminals("solve", [FEWEST, "solve", "--timeout", "60", str(path)], tmp_path / "data")
+    term.wait_for("positions")  # the progress line, drawn while the proof runs
+    term.send("C-c")
+    screen = term.wait_for("EXITED 130")
+    assert "#1 " in screen and "not solved (cancelled, at least " in screen and " moves proven)" in screen
+    assert "fewest: 2 levels: 0 optimal, 1 not solved, 1 not started" in screen
+    assert "positions" not in screen and "Traceback" not in screen  # (the line was cleared)

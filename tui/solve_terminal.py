@@ -98,7 +98,9 @@ class ProgressLine:
             self._shown = False
 
     def _draw(self, text: str) -> None:
-        width = _columns(self.stream) - 1  # (a wrapped line would not redraw in place)
+        # A wrapped line would not redraw in place: room is left for the terminal's own echo
+        # of a Ctrl-C ("^C"), which would otherwise wrap and leave the line behind, uncleared.
+        width = _columns(self.stream) - 3
         self.stream.write(CLEAR + text[:width])
         self.stream.flush()
         self._shown = True
