@@ -102,3 +102,27 @@ def _press_ctrl_c_once_solving() -> None:
         time.sleep(0.01)
     time.sleep(0.5)
     os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_ctrl_c_between_two_levels_starts_no_other_and_clears_its_line(capsys, monkeypatch, tmp_path):
+    from fewest.tui import solve_command
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    printed = solve_command._print_result
+
+    def then_pressed(*args):  # (Ctrl-C while the first level's answer is printed)
+        status = printed(*args)
+        signal.raise_signal(signal.SIGINT)
+        return status
+
+    monkeypatch.setattr(solve_command, "_print_result", then_pressed)
+    rooms = tmp_path / "two.xsb"
+    rooms.write_text("#####\n#@$.#\n#####\n\n######\n#@ $.#\n######\n")
+    code = main(["solve", str(rooms)])
+    out = capsys.readouterr().out
+    assert code == 130 and out.startswith(f"{rooms} #1 ") and f"{rooms} #2" not in out
+    drawn = terminal.getvalue()
+    # (the press drew "stopping" at once; the tally comes on a cleared line, not after it)
+    assert drawn.startswith(CLEAR) and CLEAR + "fewest: 2 levels: 1 optimal, 1 not started\n" in drawn

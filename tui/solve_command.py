@@ -168,6 +168,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
                 line.clear()
             status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))
             tally[solution.status] += 1
+    line.clear()  # (a press between two levels drew its "stopping" there)
     if args.fmt == "text" and len(entries) > 1:
         print(f"fewest: {_tallied(tally, len(entries))}", file=sys.stderr, flush=True)
     if interrupt.pressed.is_set():
