@@ -198,6 +198,9 @@ def test_text_output_of_many_levels_ends_with_their_tally_on_standard_error(caps
     assert "levels:" not in err  # (JSON and contest output carry no tally)
     _, _, err = run(capsys, "solve", os.path.join(DATA, "sokoban_1.in"))
     assert err == ""  # (nor does one level)
+    levels.write_text("#####\n#@$.#\n#####\n\n#####\n#@$X#\n#####\n")  # (level 2 does not read)
+    code, _, err = run(capsys, "solve", str(levels))
+    assert code == 2 and err.endswith("fewest: 2 levels: 1 optimal, 1 unreadable\n")
 
 
 def test_check_lists_levels(capsys):

@@ -111,8 +111,9 @@ def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: a
     return status
 
 
-def _tallied(tally: Counter[Status], total: int) -> str:
-    """The levels' outcomes in one line: `40 levels: 36 optimal, 3 found (not proven), 1 not solved`."""
+def _tallied(tally: Counter[Status], total: int, unreadable: int = 0) -> str:
+    """The levels' outcomes in one line: `40 levels: 36 optimal, 3 found (not proven), 1 not solved`
+    (`total` counts the levels that read; those that did not are named before it)."""
     unsolved = tally[Status.BUDGET] + tally[Status.CANCELLED]
     parts = [
         f"{tally[Status.OPTIMAL]} optimal",
@@ -121,8 +122,9 @@ def _tallied(tally: Counter[Status], total: int) -> str:
         f"{unsolved} not solved" if unsolved else "",
     ]
     done = sum(tally.values())
-    untried = f", {total - done} not started" if done < total else ""
-    return f"{counted(total, 'level', 'levels')}: {', '.join(part for part in parts if part)}{untried}"
+    parts.append(f"{total - done} not started" if done < total else "")
+    parts.append(f"{unreadable} unreadable" if unreadable else "")
+    return f"{counted(total + unreadable, 'level', 'levels')}: {', '.join(part for part in parts if part)}"
 
 
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
@@ -169,8 +171,8 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
             status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))
             tally[solution.status] += 1
     line.clear()  # (a press between two levels drew its "stopping" there)
-    if args.fmt == "text" and len(entries) > 1:
-        print(f"fewest: {_tallied(tally, len(entries))}", file=sys.stderr, flush=True)
+    if args.fmt == "text" and len(entries) + len(unreadable) > 1:
+        print(f"fewest: {_tallied(tally, len(entries), len(unreadable))}", file=sys.stderr, flush=True)
     if interrupt.pressed.is_set():
         # what was proved is printed above; the levels after it were not started
         print("fewest: interrupted", file=sys.stderr, flush=True)
