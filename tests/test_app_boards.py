@@ -7,8 +7,10 @@ from textual import events
 
 from fewest.engine.base import format_plan
 from fewest.engine.game import EntryKind
+from fewest.levels import read_text
+from fewest.tui.app import FewestApp
 from fewest.tui.solved_screen import SolvedScreen
-from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
+from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
 
 FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
@@ -299,10 +301,6 @@ def _player_in_view(screen) -> bool:
 
 
 def _big_room_app(tmp_path, data: str):
-    from fewest.levels import read_text
-    from fewest.tui.app import FewestApp
-    from tests.app_support import quiet_app
-
     return quiet_app(FewestApp(read_text(BIG_ROOM, "big.xsb"), 0, data_dir=str(tmp_path / data)))
 
 

@@ -10,10 +10,11 @@ import pytest
 
 from fewest.engine.base import parse_plan, replay
 from fewest.engine.registry import rules_for
-from fewest.levels import read_file, read_file_each
+from fewest.levels import read_file, read_file_each, write_entries
 from fewest.tui.cli import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
+MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")  # (David W. Skinner)
 
 # (file, family, optimal length) straight from the rule book.
 CASES = [
@@ -186,10 +187,7 @@ def test_many_files_in_one_process(capsys):
 def test_text_output_of_many_levels_ends_with_their_tally_on_standard_error(capsys, tmp_path):
     # one level with a plan, one with none (a box walled in a corner), one past its budget
     levels = tmp_path / "three.xsb"
-    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
-    (hard,) = [entry for entry in read_file(microban) if entry.index == 153]
-    from fewest.levels.files import write_entries
-
+    (hard,) = [entry for entry in read_file(MICROBAN) if entry.index == 153]
     levels.write_text("#####\n#@$.#\n#####\n\n#####\n#@ .#\n#$  #\n#####\n\n" + write_entries([hard]))
     code, out, err = run(capsys, "solve", "--timeout", "0.5", str(levels))
     assert code == 1 and len(out.splitlines()) == 4  # (the plan has a line of its own)
@@ -392,12 +390,11 @@ def test_bench_sokoban_stopped_by_ctrl_c_still_totals_the_levels_it_finished(tmp
 
 def test_solve_out_of_time_says_what_the_proof_reached(capsys):
     # Microban #139 (David W. Skinner): 106 pushes, a few seconds to prove
-    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
     options = ["solve", "--level", "139", "--metric", "pushes", "--timeout", "1"]
-    code, out, _ = run(capsys, *options, "--json", microban)
+    code, out, _ = run(capsys, *options, "--json", MICROBAN)
     record = json.loads(out)
     assert code == 1 and record["status"] in ("budget", "found") and 0 < record["at_least"] <= 106
-    code, out, _ = run(capsys, *options, microban)
+    code, out, _ = run(capsys, *options, MICROBAN)
     # (in what is left after the proof of (pushes, moves), the pushes alone may be proven)
     assert code == 1 and ("at least " in out and " pushes proven" in out or "fewest pushes proven" in out)
 
@@ -434,8 +431,7 @@ def test_solve_budgets_are_positive_numbers(capsys):
 def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):
     # no --timeout: only the memory budget stops this proof (Microban #139 by moves: millions
     # of positions, far beyond 5 MB), and what it proved comes out
-    microban = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
-    code, out, _ = run(capsys, "solve", "--level", "139", "--memory", "0.005", "--json", microban)
+    code, out, _ = run(capsys, "solve", "--level", "139", "--memory", "0.005", "--json", MICROBAN)
     record = json.loads(out)
     assert code == 1 and record["status"] in ("budget", "found") and record["at_least"] >= 106  # its pushes
 

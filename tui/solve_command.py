@@ -111,7 +111,7 @@ def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: a
     return status
 
 
-def _tallied(tally: Counter[Status], total: int, unreadable: int = 0) -> str:
+def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
     """The levels' outcomes in one line: `40 levels: 36 optimal, 3 found (not proven), 1 not solved`
     (`total` counts the levels that read; those that did not are named before it)."""
     unsolved = tally[Status.BUDGET] + tally[Status.CANCELLED]
