@@ -369,3 +369,20 @@ def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
     assert book.known(start).status is Status.OPTIMAL and book.get(start) == (right,)
     book.learn_found(start, (right,), at_least=1)  # a proof is never displaced
     assert book.known(start).status is Status.OPTIMAL
+
+
+async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatch):
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: slow.calls == 1)
+        await pilot.press("down")  # the wall below the player: nothing moves
+        assert "wall" in _message(app) and screen.game.counters.moves == 0
+        await pilot.pause(0.1)
+        assert not slow.stopped_at and screen._busy_since is not None
+        await pilot.press("left")  # a step: the search was for the position it left
+        await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
+        assert screen.game.counters.moves == 1

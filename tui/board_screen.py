@@ -225,6 +225,13 @@ class BoardScreen(Thinking, Screen[int]):
     # ----- playing moves -------------------------------------------------
     def on_board_view_picked(self, message: BoardView.Picked) -> None:
         message.stop()
+        self._stop_animation()  # any key stops a solution playing
+        rules, move = self.game.rules, message.move
+        try:
+            rules.apply(self.game.level, self.game.state, rules.parse_move(move) if isinstance(move, str) else move)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            self.say(str(exc))  # a bump into a wall: the position stands, so does a search for it
+            return
         self._stop_thinking()
         self.workers.cancel_group(self, "prepare")  # the player is busy: leave them the CPU
         self._play(message.move, EntryKind.MOVE)
