@@ -212,6 +212,24 @@ async def test_a_level_solved_only_with_help_is_marked_assisted(tmp_path):
         assert "assisted" in str(app.screen.query_one("#solved-verdict").render())
 
 
+async def test_the_move_a_hint_showed_played_by_hand_counts_as_help(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h", "h")
+        await wait_for(pilot, lambda: screen.board.hint_move is not None)
+        shown = screen.board.hint_move
+        other = next(m for m in screen.game.legal_moves() if m != shown)
+        screen.board.post_message(screen.board.Picked(other))  # not the one shown: the player's own
+        await pilot.pause()
+        assert [e.kind for e in screen.game.entries] == [EntryKind.MOVE] and not screen.game.assisted
+        await pilot.press("u", "h", "h")
+        await wait_for(pilot, lambda: screen.board.hint_move is not None)
+        screen.board.post_message(screen.board.Picked(shown))
+        await pilot.pause()
+        assert [e.kind for e in screen.game.entries] == [EntryKind.HINT] and screen.game.assisted
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_no_key_means_two_things_and_every_binding_has_an_id(family):
     from fewest.tui.app import FewestApp

@@ -228,13 +228,15 @@ class BoardScreen(Thinking, Screen[int]):
         self._stop_animation()  # any key stops a solution playing
         rules, move = self.game.rules, message.move
         try:
-            rules.apply(self.game.level, self.game.state, rules.parse_move(move) if isinstance(move, str) else move)
+            move = rules.parse_move(move) if isinstance(move, str) else move
+            rules.apply(self.game.level, self.game.state, move)
         except (IllegalMoveError, InvalidMoveError) as exc:
             self.say(str(exc))  # a bump into a wall: the position stands, so does a search for it
             return
         self._stop_thinking()
         self.workers.cancel_group(self, "prepare")  # the player is busy: leave them the CPU
-        self._play(message.move, EntryKind.MOVE)
+        # the move a hint showed counts as the hint's, played by hand (the level is assisted)
+        self._play(move, EntryKind.HINT if move == self.board.hint_move else EntryKind.MOVE)
 
     def on_board_view_said(self, message: BoardView.Said) -> None:
         message.stop()

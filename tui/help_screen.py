@@ -18,7 +18,7 @@ SHARED_NOTES = (
     "Capitals are shift+letter and differ from the small letter: S solves, s is Sokoban's down;"
     " h is always hint, H is rotation H.",
     "Hints are graduated: h once tells how many moves remain, twice shows the next move,"
-    " three times plays it. Solving with help marks the level assisted.",
+    " three times plays it. A move a hint showed or played, or a solve, marks the level assisted.",
     "r restarts as an ordinary move: undo brings the position back.",
     "c copies your moves as text; pasting such text plays it from where you stand.",
 )
