@@ -68,12 +68,15 @@ async def test_keys_play_undo_redo_restart_and_change_level(tmp_path, family):
         assert game.state == start
         assert screen.check_action("redo", ()) is True
         count = len(screen.entries)
-        assert screen.check_action("previous_level", ()) is None
+        await pilot.press("p")
+        assert screen.index == 0 and _message(app) == "This is the first level."
         await pilot.press("n")
         assert screen.index == min(1, count - 1)
         await pilot.press("p")
         assert screen.index == 0 and screen.title.endswith(screen.entries[0].display_title())
         assert screen.game.counters.moves == 0  # a left level's game was saved, not carried over
+        await pilot.press(*["n"] * count)
+        assert screen.index == count - 1 and _message(app) == f"This is the last level ({count} of {count})."
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -127,7 +130,9 @@ async def test_solve_by_hand_then_retry_then_let_the_solver_finish(tmp_path, fam
             assert app.screen is screen and screen.index == index + 1
             assert screen.game.counters.moves == 0
         else:
-            assert app.screen.is_modal  # "next" is dimmed on the last level: the card stays
+            assert app.screen.is_modal  # no "next" after the last level: the card stays, and says so
+            assert not app.screen.query("#next")
+            assert "last level" in str(app.screen.query_one("#solved-verdict").render())
             await pilot.press("escape")  # stay and look; the solve is undoable
             await pilot.press("u")
             assert not screen.game.is_solved()
@@ -163,7 +168,8 @@ async def test_c_copies_the_moves_as_text_and_pasting_them_plays_them_again(tmp_
     app = make_app(tmp_path, family)
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
-        assert screen.check_action("copy_moves", ()) is None  # no moves yet: dimmed
+        await pilot.press("c")
+        assert _message(app).startswith("No moves to copy yet") and app.clipboard == ""
         await pilot.press(*ONE_MOVE[family])
         game = screen.game
         mine, there = list(game.line_moves), game.state

@@ -197,8 +197,7 @@ class BoardScreen(Thinking, Screen[int]):
 
     def _refresh_keys(self) -> None:
         """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
-        actions = ("hint", "solve", "undo", "redo", "restart", "next_level", "previous_level",
-                   "cancel_or_back", "meter")
+        actions = ("hint", "solve", "undo", "redo", "restart", "cancel_or_back", "meter")
         states = tuple(self.check_action(a, ()) for a in actions)
         if states != getattr(self, "_key_states", None):
             self._key_states = states
@@ -266,9 +265,6 @@ class BoardScreen(Thinking, Screen[int]):
             "redo": game.can_redo,
             "restart": game.state != game.start,
             "replay_best": self.store.level(self.entry.key).best_plan is not None and not self._playing,
-            "copy_moves": bool(game.line_moves),
-            "next_level": self.index + 1 < len(self.entries),
-            "previous_level": self.index > 0,
             "cancel_or_back": True,
         }
         if action == "meter":
@@ -319,6 +315,7 @@ class BoardScreen(Thinking, Screen[int]):
         (Sokoban: LURD), to the terminal's clipboard (OSC 52: some terminals ignore it)."""
         moves = self.game.line_moves
         if not moves:
+            self.say("No moves to copy yet: c copies your moves since the start.")
             return
         text = format_plan(self.game.rules, moves)
         self.app.copy_to_clipboard(text)
@@ -351,13 +348,18 @@ class BoardScreen(Thinking, Screen[int]):
             count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
             self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)")
 
+    # n, p and c are hidden keys, so a dimmed one would say nothing: each tells why it can't
     def action_next_level(self) -> None:
         if self.index + 1 < len(self.entries):
             self._switch(self.index + 1)
+        else:
+            self.say(f"This is the last level ({len(self.entries)} of {len(self.entries)}).")
 
     def action_previous_level(self) -> None:
         if self.index > 0:
             self._switch(self.index - 1)
+        else:
+            self.say("This is the first level.")
 
     def action_help(self) -> None:
         from fewest.tui.help_screen import HelpScreen

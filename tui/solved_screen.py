@@ -46,6 +46,8 @@ def verdict(facts: SolvedFacts) -> str:
         lines.append(f"New personal best{before}.")
     if facts.seconds is not None:
         lines.append(f"Time {clock_text(facts.seconds)}")
+    if not facts.has_next:
+        lines.append("That was the last level here.")
     return "\n".join(lines)
 
 
@@ -68,8 +70,8 @@ class SolvedScreen(ModalScreen[str]):
             yield Static(headline(self.facts), id="solved-headline")
             yield Static(verdict(self.facts), id="solved-verdict")
             with Horizontal(id="solved-buttons"):
-                yield Button("Next level  n", id="next", variant="success", compact=True,
-                             disabled=not self.facts.has_next)
+                if self.facts.has_next:  # (none after the last level: the card says so)
+                    yield Button("Next level  n", id="next", variant="success", compact=True)
                 yield Button("Retry  r", id="retry", compact=True)
                 yield Button("Levels  q", id="back", compact=True)
 
