@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from rich.console import Console
 
 from fewest.engine import sokoban
 from fewest.levels import read_text
@@ -232,6 +233,11 @@ async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
         await pilot.click("#board-sokoban", offset=(1 + 2 * 1, 1))
         assert screen.game.state.player == target
         assert screen.game.counters.moves == 3 and screen.game.counters.pushes == 0
+        await pilot.press("question_mark")  # the help lists no meter either
+        console = Console(width=100, record=True)
+        console.print(app.screen.query(".help-table")[1].content)
+        keys = console.export_text()
+        assert "Undo a move" in keys and "moves to go" not in keys
 
 
 async def test_sokoban_a_clicked_box_goes_where_the_next_click_says(tmp_path):

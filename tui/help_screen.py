@@ -40,7 +40,7 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, board_class: type[BoardView], board_screen: Screen) -> None:
         super().__init__()
         self.board_class = board_class
-        self.board_screen_class = type(board_screen)
+        self.board_screen = board_screen
 
     def _keys(self, binding: Binding) -> str:
         if binding.key_display and "," not in binding.key:
@@ -67,8 +67,9 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="help-card"):
             yield Static(f"{family}: keys", id="help-title")
             yield Static(self._table("Playing", bindings_of(self.board_class)), classes="help-table")
-            yield Static(self._table("Every board", bindings_of(self.board_screen_class)),
-                         classes="help-table")
+            shared = [b for b in bindings_of(type(self.board_screen))  # (less what this family lacks)
+                      if self.board_screen.check_action(b.action, ()) is not False]
+            yield Static(self._table("Every board", shared), classes="help-table")
             yield Static(self._table("Anywhere", bindings_of(type(self.app))), classes="help-table")
             notes = Text("\n".join(f"• {n}" for n in (*self.board_class.HELP_NOTES, *SHARED_NOTES)))
             yield Static(notes, id="help-notes")
