@@ -185,6 +185,18 @@ async def test_c_copies_the_moves_as_text_and_pasting_them_plays_them_again(tmp_
         assert game.state == game.start
 
 
+async def test_pasted_moves_playing_are_labelled_as_pasted(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    app.animation_speed = 50.0  # a move every 10 s: time to read the status
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        screen.post_message(events.Paste("lr"))  # a step onto the goal and back
+        await wait_for(pilot, lambda: bool(screen._playing))
+        assert "pasted moves: 2 to go" in str(screen.query_one("#status").render())
+        await pilot.press("escape")
+        assert not screen._playing and not screen.game.entries
+
+
 async def test_a_paste_that_is_not_moves_from_here_says_which_and_plays_nothing(tmp_path):
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:

@@ -346,7 +346,7 @@ class BoardScreen(Thinking, Screen[int]):
         if plan:
             self._stop_thinking()
             count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
-            self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)")
+            self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)", "pasted moves")
 
     # n, p and c are hidden keys, so a dimmed one would say nothing: each tells why it can't
     def action_next_level(self) -> None:

@@ -59,8 +59,7 @@ class Thinking:
             detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
-            what = "solving" if self._playing_kind is EntryKind.SOLVE else "replaying your best"
-            return f"{what}: {len(self._playing)} to go  (esc stops)"
+            return f"{self._playing_label}: {len(self._playing)} to go  (esc stops)"
         if self.meter_on:
             return f"To go: {'?' if self.meter_value is None else self.meter_value}"
         return ""
@@ -180,10 +179,12 @@ class Thinking:
         return "Can't be solved from here, nor from any earlier position: this level has no solution."
 
     def _play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE,
-                   saying: str = "Replaying your best solution… (esc stops)") -> None:
+                   saying: str = "Replaying your best solution… (esc stops)",
+                   label: str = "replaying your best") -> None:
         """Play `plan` a move at a time, each an entry of `kind` (SOLVE: the solver's; else
-        the player's own, announced by `saying`)."""
+        the player's own, announced by `saying` and labelled `label` in the status bar)."""
         self._playing = plan
+        self._playing_label = "solving" if kind is EntryKind.SOLVE else label
         self._playing_proven = proven
         self._playing_kind = kind
         delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
