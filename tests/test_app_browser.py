@@ -94,8 +94,18 @@ async def test_play_file_opens_the_board_and_remembers_the_file(tmp_path):
         tree.move_cursor_to_line(last)
         await pilot.pause()
         assert "cannot read" in str(app.screen.query_one("#browser-message").render())
+        await wait_for(pilot, lambda: not _forget_key(app).has_class("-disabled"))
+        tree.move_cursor_to_line(1)  # a bundled pack: nothing to forget
+        await wait_for(pilot, lambda: _forget_key(app).has_class("-disabled"), timeout=2)
+        assert browser.current_shelf.path is None
+        tree.move_cursor_to_line(last)
+        await pilot.pause()
         await pilot.press("x")  # forget it
         assert app.store.recent == []
+
+
+def _forget_key(app):
+    return next(key for key in app.screen.query("FooterKey") if key.action == "forget_file")
 
 
 MIXED = "#####\n#@$.#\n#####\n\n######\n#@$..#\n######\n\n######\n#@ $.#\n######\n"
@@ -112,6 +122,7 @@ async def test_a_file_with_an_unreadable_level_opens_with_the_others_and_says_so
     async with app.run_test(size=SIZE) as pilot:
         board = board_screen(app)
         assert board.entry.index == 3 and board.entry.source == str(path)
+        assert board.sub_title.endswith("3/3")  # numbered as in the file, as the level table does
         assert any("level 2 left out" in n.message and "1 box but 2 goals" in n.message for n in app._notifications)
         await pilot.press("q")
         browser = app.screen

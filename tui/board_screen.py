@@ -123,7 +123,9 @@ class BoardScreen(Thinking, Screen[int]):
     def _opened(self) -> None:
         entry = self.entry
         self.title = f"{family_title(entry.family)}: {entry.display_title()}"
-        self.sub_title = f"{self.pack_title}  {self.index + 1}/{len(self.entries)}".strip()
+        # numbered as in the file and the level table (a level that did not read leaves a gap)
+        last = max(len(self.entries), self.entries[-1].index)
+        self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
         self._prepare(entry, self.book, par_of(entry, self.store) is None)
         self._changed()

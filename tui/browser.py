@@ -188,6 +188,7 @@ class BrowserScreen(Screen):
                 line += f"\n{counted(count, 'level', 'levels')} left out, unreadable: {shelf.left_out[0]}"
                 line += f"; {count - 1} more (`fewest check` lists them)" if count > 1 else ""
             self.say(line)
+        self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
 
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""
