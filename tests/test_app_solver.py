@@ -130,6 +130,8 @@ async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
         await pilot.press("h")
         await idle(pilot)
         assert "can't be solved from here" in _message(app).lower() and "undo 1 move" in _message(app)
+        await pilot.press("h", "h")  # nothing more to tell: not counted again
+        assert screen.hints == 1 and "undo 1 move" in _message(app)
         await pilot.press("left")
         await pilot.press("h")
         await idle(pilot)

@@ -80,6 +80,10 @@ class Thinking:
             return
         if self._playing:
             self._stop_thinking()
+        known = self.analysis
+        if known is not None and known.state == self.game.state and known.plan is None:
+            self.say(self._dead_text(known))  # no plan: asking again tells (and counts) nothing new
+            return
         if self.hint_state != self.game.state:
             self.hint_stage = 0
             self.hint_state = self.game.state
