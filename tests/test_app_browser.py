@@ -94,9 +94,9 @@ async def test_play_file_opens_the_board_and_remembers_the_file(tmp_path):
         tree.move_cursor_to_line(last)
         await pilot.pause()
         assert "cannot read" in str(app.screen.query_one("#browser-message").render())
-        await wait_for(pilot, lambda: not _forget_key(app).has_class("-disabled"))
+        await wait_for(pilot, lambda: _forget_dimmed(app) is False)
         tree.move_cursor_to_line(1)  # a bundled pack: nothing to forget
-        await wait_for(pilot, lambda: _forget_key(app).has_class("-disabled"), timeout=2)
+        await wait_for(pilot, lambda: _forget_dimmed(app) is True, timeout=2)
         assert browser.current_shelf.path is None
         tree.move_cursor_to_line(last)
         await pilot.pause()
@@ -104,8 +104,10 @@ async def test_play_file_opens_the_board_and_remembers_the_file(tmp_path):
         assert app.store.recent == []
 
 
-def _forget_key(app):
-    return next(key for key in app.screen.query("FooterKey") if key.action == "forget_file")
+def _forget_dimmed(app) -> bool | None:
+    """Is the footer's x (forget file) dimmed? None while the footer rebuilds itself."""
+    key = next((key for key in app.screen.query("FooterKey") if key.action == "forget_file"), None)
+    return None if key is None else key.has_class("-disabled")
 
 
 MIXED = "#####\n#@$.#\n#####\n\n######\n#@$..#\n######\n\n######\n#@ $.#\n######\n"
