@@ -43,3 +43,35 @@ def replay_length(rules: Any, level: Any, moves: list, state: Any = None) -> int
         current = rules.apply(level, current, move)
     assert rules.is_solved(level, current), "plan does not solve the level"
     return len(moves)
+
+
+def fewest_counted(rules: Any, level: Any, state: Any, last: Any = None, limit: int = 2_000_000) -> int | None:
+    """The fewest moves the game's counter adds on the way to solved from `state`, `last`
+    the move just played (traffic counts a run of one car's slides as one move), or None
+    when no plan exists. Dijkstra over (position, last move), each move costing what
+    `tally` adds for it."""
+    import heapq
+    from itertools import count
+
+    def added(before: Any, move: Any) -> int:
+        if before is None:
+            return rules.tally([move]).moves
+        return rules.tally([before, move]).moves - rules.tally([before]).moves
+
+    order = count()
+    best = {(state, last): 0}
+    heap = [(0, next(order), state, last)]
+    while heap:
+        cost, _, current, before = heapq.heappop(heap)
+        if best[(current, before)] < cost:
+            continue
+        if rules.is_solved(level, current):
+            return cost
+        for move in rules.legal_moves(level, current):
+            key = (rules.apply(level, current, move), move)
+            total = cost + added(before, move)
+            if total < best.get(key, total + 1):
+                best[key] = total
+                heapq.heappush(heap, (total, next(order), key[0], move))
+        assert len(best) <= limit, "oracle: state space too large for an exhaustive check"
+    return None

@@ -7,19 +7,20 @@ import time
 import pytest
 from rich.console import Console
 
-from fewest.engine import sokoban
+from fewest.engine import sokoban, traffic
+from fewest.engine.base import replay
 from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
-from fewest.solvers.control import Progress
+from fewest.solvers.control import Budget, Progress
 from fewest.solvers.sokoban_box_route import box_route
 from fewest.solvers.solution import Solution, Stats, Status
 from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
-from fewest.tui.solver_worker import PlanBook, undos_out_of_deadlock
+from fewest.tui.solver_worker import PlanBook, analyse, distance, undos_out_of_deadlock
 from fewest.tui.level_summary import short_count
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
-from tests.oracle import shortest_plan
+from tests.oracle import fewest_counted, shortest_plan
 
 
 class SlowSolver:
@@ -360,6 +361,49 @@ async def test_following_a_plan_not_proven_shortest_needs_no_new_search(tmp_path
         await idle(pilot)
         assert "(not proven shortest; at least 3)" in _message(app)
         assert len(calls) == 1
+
+
+TRAFFIC_CHECKED = [("traffic_get_out", "Get out 1"), ("traffic_get_out", "Get out 3"),
+                   ("traffic_rush_hour", "Beginner 1"), ("traffic_rush_hour", "Beginner 3"),
+                   ("traffic_rush_hour", "Beginner 6")]
+
+
+@pytest.mark.parametrize("pack,title", TRAFFIC_CHECKED)
+def test_traffic_hints_count_as_the_counter_does_after_the_car_just_moved(pack, title):
+    # A run of one car's slides is one move, so the car just moved may go on for free:
+    # the hint, the meter and a solve must count that (checked against an exhaustive search).
+    entry = next(e for e in find_pack(pack).entries if e.title == title)
+    rules, level = traffic, entry.level
+    start = rules.initial_state(level)
+    book = PlanBook(rules, level)
+    cheaper = 0
+    for first in rules.legal_moves(level, start):
+        state = rules.apply(level, start, first)
+        analysis = analyse("traffic", level, state, [start], book, lambda: False, last=first)
+        expected = fewest_counted(rules, level, state, first)
+        assert analysis.status is Status.OPTIMAL and analysis.moves_to_go == expected
+        line = [first, *analysis.plan]
+        assert rules.is_solved(level, replay(rules, level, analysis.plan, state))
+        assert rules.tally(line).moves == 1 + expected
+        assert distance("traffic", level, state, book, lambda: False, Budget(seconds=5.0), first) == expected
+        cheaper += expected < len(shortest_plan(rules, level, state))
+    assert cheaper  # (each level has a first move the same car may go on from for free)
+
+
+async def test_a_traffic_solve_goes_on_with_the_car_just_moved_and_ends_on_par(tmp_path):
+    app = make_app(tmp_path, "traffic")  # "Short jam": B must leave A's row; par 2
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        par = len(shortest_plan(game.rules, game.level, game.state))
+        screen.board.post_message(screen.board.Picked(traffic.Move("B", "U", 1)))  # not far enough
+        await wait_for(pilot, lambda: game.counters.moves == 1)
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(app).startswith(f"{par - 1} move to solve from here")  # B goes on for free
+        await pilot.press("S")
+        await wait_for(pilot, lambda: game.is_solved())
+        assert game.counters.moves == par
 
 
 def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():

@@ -21,7 +21,7 @@ from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
 from fewest.tui.level_summary import short_count
 from fewest.tui.solver_worker import (
-    METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance, undos_out_of_deadlock,
+    METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance, from_book, undos_out_of_deadlock,
 )
 from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
 
@@ -59,7 +59,8 @@ class Thinking:
             detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
-            return f"{self._playing_label}: {len(self._playing)} to go  (esc stops)"
+            to_go = self.game.rules.tally(self._playing).moves  # (as the counter counts them)
+            return f"{self._playing_label}: {to_go} to go  (esc stops)"
         if self.meter_on:
             return f"To go: {'?' if self.meter_value is None else self.meter_value}"
         return ""
@@ -81,7 +82,7 @@ class Thinking:
         if self._playing:
             self._stop_thinking()
         known = self.analysis
-        if known is not None and known.state == self.game.state and known.plan is None:
+        if self._is_current(known) and known.plan is None:
             self.say(self._dead_text(known))  # no plan: asking again tells (and counts) nothing new
             return
         if self.hint_state != self.game.state:
@@ -100,10 +101,10 @@ class Thinking:
         """Answer from the plan book, else start (or keep) a search for this position."""
         self._want = want
         state = self.game.state
-        if self.analysis is not None and self.analysis.state == state:
+        if self._is_current(self.analysis):
             self._answer(self.analysis)
             return
-        known = self.book.known(state)
+        known = from_book(self.book, state, self._last_move())
         if known is not None:
             self._answer(known)
             return
@@ -113,18 +114,27 @@ class Thinking:
         self._progress = None
         self.say("Thinking…")
         self.workers.cancel_group(self, "prepare")  # par can wait; the player can't
-        self._analyse(self.entry.family, self.game.level, state, self._history(), self.book)
+        self._analyse(self.entry.family, self.game.level, state, self._history(), self.book, self._last_move())
         self._refresh_keys()
+
+    def _last_move(self) -> Any:
+        """The move that led here since the last restart (what a plan's count may merge with)."""
+        line = self.game.line_moves
+        return line[-1] if line else None
+
+    def _is_current(self, analysis: Analysis | None) -> bool:
+        """Is `analysis` about where the player stands now, after the move just played?"""
+        return analysis is not None and analysis.state == self.game.state and analysis.last == self._last_move()
 
     def _history(self) -> list:
         """The positions before the current one, oldest first (what undo goes back through)."""
         return ([self.game.start] + [e.state for e in self.game.entries])[:-1]
 
     @work(thread=True, exclusive=True, group="analyse", exit_on_error=False)
-    def _analyse(self, family: str, level: Any, state: Any, history: list, book: PlanBook) -> Analysis:
+    def _analyse(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any) -> Analysis:
         worker = get_current_worker()
         return analyse(family, level, state, history, book,
-                       lambda: worker.is_cancelled, self._note_progress)
+                       lambda: worker.is_cancelled, self._note_progress, last=last)
 
     def _note_progress(self, progress: Progress) -> None:
         self._progress = progress  # a plain attribute: the UI timer reads it, no cross-thread calls
@@ -134,8 +144,8 @@ class Thinking:
         entry = self.entry
         at_start = analysis.state == self.game.rules.initial_state(entry.level)
         if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None and entry.par is None:
-            self.store.remember_par(entry.key, len(analysis.plan))  # a hint from the start proves the par
-        if analysis.state != self.game.state:
+            self.store.remember_par(entry.key, analysis.moves_to_go)  # a hint from the start proves the par
+        if not self._is_current(analysis):
             return
         if analysis.dead or analysis.plan is None:
             self.say(self._dead_text(analysis))
@@ -158,7 +168,7 @@ class Thinking:
                 self.say(f"Played: {text}")
 
     def _remaining_text(self, analysis: Analysis) -> str:
-        n = len(analysis.plan or ())
+        n = analysis.moves_to_go
         moves = f"{n} move{'s' if n != 1 else ''}"
         if self.entry.family == "sokoban":
             pushes = self.game.rules.tally(analysis.plan or ()).pushes
@@ -289,16 +299,16 @@ class Thinking:
         return entry.key, len(solution.moves)
 
     def _start_meter(self) -> None:
-        state = self.game.state
-        known = self.book.get(state)
-        if known is not None:
-            self.meter_value = len(known)
+        state, last = self.game.state, self._last_move()
+        known = from_book(self.book, state, last)
+        if known is not None and known.status is Status.OPTIMAL and known.plan is not None:
+            self.meter_value = known.moves_to_go
             return
         self.meter_value = None
-        self._measure(self.entry.family, self.game.level, state, self.book)
+        self._measure(self.entry.family, self.game.level, state, self.book, last)
 
     @work(thread=True, exclusive=True, group="meter", exit_on_error=False)
-    def _measure(self, family: str, level: Any, state: Any, book: PlanBook) -> tuple:
+    def _measure(self, family: str, level: Any, state: Any, book: PlanBook, last: Any) -> tuple:
         worker = get_current_worker()
-        return state, distance(family, level, state, book, lambda: worker.is_cancelled, METER_BUDGET)
+        return state, distance(family, level, state, book, lambda: worker.is_cancelled, METER_BUDGET, last)
 

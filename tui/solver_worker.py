@@ -9,7 +9,7 @@ search that ran out once would run out again one move on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from fewest.solvers import api
@@ -101,6 +101,61 @@ class Analysis:
     undo_told: bool = True  # False: a search ran out before it could tell undo_to_solvable
     at_least: int | None = None  # no proven plan: no plan from here has fewer moves (proven)
     reason: str | None = None  # why the search stopped short ("time", "memory", ...)
+    last: Any = None  # the move played just before `state`, which the plan was chosen after
+    to_go: int | None = None  # what the plan adds to the move counter, after `last`
+
+    @property
+    def moves_to_go(self) -> int:
+        """The moves the counter will show once the plan is played, less those shown now."""
+        return self.to_go if self.to_go is not None else len(self.plan or ())
+
+
+def free_followers(rules: Any, level: Any, state: Any, last: Any) -> list[tuple[Any, Any]]:
+    """The moves from `state` that add nothing to the move counter right after `last`, each
+    with the position it leads to. Traffic counts a run of one car's slides as one move, so
+    a car just moved may go on for free; the other families count every move."""
+    if last is None:
+        return []
+    alone = rules.tally([last])
+    return [(move, rules.apply(level, state, move)) for move in rules.legal_moves(level, state)
+            if rules.tally([last, move]) == alone]
+
+
+def _to_go(rules: Any, last: Any, plan: tuple | None) -> int | None:
+    if plan is None:
+        return None
+    before = [] if last is None else [last]
+    return rules.tally([*before, *plan]).moves - rules.tally(before).moves
+
+
+def continued(book: PlanBook, here: Analysis, last: Any,
+              look: Callable[[Any], Analysis | None]) -> Analysis | None:
+    """`here` counted as the move counter counts it after `last`, its plan the cheapest by that
+    count: possibly a free move first (see free_followers), then the plan from there.
+    `look(state)` tells a follower's analysis; None from it (not known) makes this None."""
+    rules = book.rules
+    best = replace(here, last=last, to_go=_to_go(rules, last, here.plan))
+    if best.to_go is None or here.status is not Status.OPTIMAL:
+        return best
+    for move, after in free_followers(rules, book.level, here.state, last):
+        there = look(after)
+        if there is None:
+            return None
+        if there.plan is None and there.status is Status.UNSOLVABLE:
+            continue
+        if there.status is not Status.OPTIMAL or there.plan is None:  # (a search that ran out)
+            return replace(best, status=Status.FOUND, at_least=None)
+        plan = (move, *there.plan)
+        cost = _to_go(rules, last, plan)
+        if cost is not None and best.to_go is not None and cost < best.to_go:
+            best = replace(best, plan=plan, to_go=cost)
+    return best
+
+
+def from_book(book: PlanBook, state: Any, last: Any) -> Analysis | None:
+    """The analysis of `state` after `last` when the book holds all it needs, else None."""
+    here = book.known(state)
+    return None if here is None else continued(book, here, last, book.known)
 
 
 def _is_dead(family: str, level: Any, state: Any) -> bool:
@@ -121,8 +176,29 @@ def analyse(
     should_stop: Callable[[], bool],
     on_progress: Callable[[Progress], None] | None = None,
     budget: Budget = HINT_BUDGET,
+    last: Any = None,
 ) -> Analysis:
-    """The shortest remaining plan from `state`; `history` holds the earlier positions, oldest first."""
+    """The shortest remaining plan from `state`, by the move counter after `last` (the move
+    that led there, if any); `history` holds the earlier positions, oldest first."""
+
+    def here(position: Any, earlier: Sequence[Any]) -> Analysis:
+        return _analyse_here(family, level, position, earlier, book, should_stop, on_progress, budget)
+
+    answer = continued(book, here(state, history), last, lambda after: here(after, ()))
+    assert answer is not None  # (`here` always answers)
+    return answer
+
+
+def _analyse_here(
+    family: str,
+    level: Any,
+    state: Any,
+    history: Sequence[Any],
+    book: PlanBook,
+    should_stop: Callable[[], bool],
+    on_progress: Callable[[Progress], None] | None,
+    budget: Budget,
+) -> Analysis:
     known = book.known(state)
     if known is not None:
         return known
@@ -197,13 +273,21 @@ def undo_distance(
 
 
 def distance(family: str, level: Any, state: Any, book: PlanBook,
-             should_stop: Callable[[], bool], budget: Budget) -> int | None:
-    """Exact moves to solved for the live meter (None: unsolvable or too slow to know)."""
-    known = book.get(state)
-    if known is not None:
-        return len(known)
-    solution = api.solve(family, level, state, budget=budget, should_stop=should_stop)
-    if solution.status is Status.OPTIMAL:
-        book.learn(state, solution.moves)
-        return len(solution.moves)
-    return None
+             should_stop: Callable[[], bool], budget: Budget, last: Any = None) -> int | None:
+    """Exact moves to solved, as the counter counts them after `last`, for the live meter
+    (None: unsolvable or too slow to know)."""
+
+    def here(position: Any) -> Analysis:
+        known = book.get(position)
+        if known is not None:
+            return Analysis(position, known)
+        solution = api.solve(family, level, position, budget=budget, should_stop=should_stop)
+        if solution.status is Status.OPTIMAL:
+            book.learn(position, solution.moves)
+            return Analysis(position, tuple(solution.moves))
+        return Analysis(position, None, solution.status)
+
+    answer = continued(book, here(state), last, here)
+    if answer is None or answer.status is not Status.OPTIMAL:
+        return None
+    return answer.to_go
