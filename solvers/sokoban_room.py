@@ -41,7 +41,7 @@ import threading
 import time
 from itertools import combinations
 from math import comb
-from typing import Callable
+from typing import Callable, Iterable
 
 from fewest.solvers.sokoban_board import Board, cells_of
 from fewest.solvers.sokoban_regions import Regions, where
@@ -50,6 +50,11 @@ from fewest.solvers.sokoban_tables import UNREACHABLE, pull_distances, sides_of
 MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
 HOPELESS = 50 * MAX_STATES  # box sets of the room's live cells beyond which the build is not tried
 NESTED_PAIRS = 10_000  # pairs of cells tried as the doors of a room within a one-doorway room (~0.4 s)
+# Pairs of cells tried as two doors where no room has one: the real collections' most is
+# 23,005 (Microban II #132, 0.25 s); an open 30 x 30 hall has 400,000, which would cost
+# more than most searches there.
+DOOR_PAIRS = 25_000
+CHECK_EVERY = 256  # candidates tried between two calls of the search's check
 
 
 class RoomBound:
@@ -197,30 +202,33 @@ class _TooLarge(Exception):
     """The room has more positions than its table may hold."""
 
 
-def find_rooms(board: Board) -> list[tuple[int, int]]:
+def find_rooms(board: Board, check: Callable = lambda: None) -> list[tuple[int, int]]:
     """(door cells, room) as masks: the smallest room that holds every goal behind one
     doorway, then the smallest behind two, where there are such rooms (not all the floor).
     (The smallest room of all would often be a tight ring of cells around the goals,
     which sees no order of filling: the one-doorway room is not left out for it.) With
     a one-doorway room, the two doors are looked for inside it (a room within the room),
     and not at all when it has more than NESTED_PAIRS pairs of cells (seconds of work
-    on a large level, for a room that would rarely be small enough for a table)."""
+    on a large level, for a room that would rarely be small enough for a table); without
+    one, not past DOOR_PAIRS pairs. `check` may raise to stop the work."""
     floor, goals = board.floor, board.goals
     if not goals:
         return []
-    one = _smallest(board, [1 << door for door in cells_of(floor & ~goals)])
+    one = _smallest(board, (1 << door for door in cells_of(floor & ~goals)), check)
     doorways = [1 << door for door in cells_of((floor if one is None else one[1]) & ~goals)]
     two = None
-    if one is None or comb(len(doorways), 2) <= NESTED_PAIRS:
-        two = _smallest(board, [a | b for a, b in combinations(doorways, 2)])
+    if comb(len(doorways), 2) <= (DOOR_PAIRS if one is None else NESTED_PAIRS):
+        two = _smallest(board, (a | b for a, b in combinations(doorways, 2)), check)
     return [room for room in (one, two) if room is not None]
 
 
-def _smallest(board: Board, candidates: list[int]) -> tuple[int, int] | None:
+def _smallest(board: Board, candidates: Iterable[int], check: Callable) -> tuple[int, int] | None:
     """The smallest room behind the cells of one candidate (mask): (doors, room)."""
     floor, goals = board.floor, board.goals
     best = None
-    for doors in candidates:
+    for tried, doors in enumerate(candidates):
+        if tried % CHECK_EVERY == 0:
+            check()
         rest = floor & ~doors
         part = board.reach((goals & -goals).bit_length() - 1, rest)
         if part & goals != goals or part == rest:
@@ -277,7 +285,7 @@ def _grown(board: Board, live: int, box_count: int, most: int, check: Callable) 
     key = (board, live, box_count)
     built = _built.get(key)
     if built is None:
-        rooms = find_rooms(board) if box_count == bin(board.goals).count("1") else []
+        rooms = find_rooms(board, check) if box_count == bin(board.goals).count("1") else []
         sizes = {room: comb(bin(room[1] & live).count("1"), box_count) for room in rooms}
         built = {room: None for room in sorted(rooms, key=sizes.get) if sizes[room] <= HOPELESS}
         if len(_built) >= KEEP:

@@ -280,3 +280,23 @@ def test_the_rooms_behind_one_doorway_and_behind_two_are_both_bounds():
     boxes, player = search_position(board, state)
     values = [room.bound(boxes, player) for room in room_bounds(board, tables.live, 10)]
     assert values == [318, 318]  # (the large room: 231 when a box pushed out vanished)
+
+
+def test_an_open_hall_is_not_searched_for_doors_pair_by_pair():
+    # 900 floor cells and no room behind one door: 400,000 pairs of cells as two doors would
+    # take a minute and gigabytes, past any budget. They are not tried, and the cells that
+    # are tried call the search's check, which may stop the work.
+    rows = ["#" * 32] + ["#" + " " * 30 + "#"] * 30 + ["#" * 32]
+    rows[3] = "#  @" + " " * 27 + "#"
+    rows[4] = "#   $ $" + " " * 24 + "#"
+    rows[28] = "#" + " " * 26 + ".  .#"
+    board = compile_board(level("\n".join(rows)))
+    checks = []
+    assert find_rooms(board, lambda: checks.append(1)) == []
+    assert 1 <= len(checks) <= 900 // sokoban_room.CHECK_EVERY + 1  # the one-door cells alone
+
+    def stop() -> None:
+        raise Stopped("time")
+
+    with pytest.raises(Stopped):
+        find_rooms(board, stop)
