@@ -426,6 +426,9 @@ def test_solve_budgets_are_positive_numbers(capsys):
             main(["solve", option, value, level])
         err = capsys.readouterr().err
         assert exit_info.value.code == 2 and f"{value!r} is not a positive number" in err
+    for option, value in (("--timeout", "1e300"), ("--memory", "1e300")):  # past any machine: no limit
+        code, out, _ = run(capsys, "solve", option, value, level)
+        assert code == 0 and "optimal" in out
 
 
 def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):

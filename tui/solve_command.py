@@ -148,7 +148,8 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
                 )
     # Never unbounded: a proof that outgrows the machine stops with what it proved, where
     # an unlimited one would grow until the system kills it (or everything else).
-    memory = default_memory_bytes() if args.memory is None else int(args.memory * 2**30)
+    # (a budget past any machine, e.g. 1e300 GB, is no budget: capped, not an overflow)
+    memory = default_memory_bytes() if args.memory is None else int(min(args.memory * 2**30, 2**62))
     budget = Budget(seconds=args.timeout, memory_bytes=memory)
     status = 0
     tally: Counter[Status] = Counter()
