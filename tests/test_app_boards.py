@@ -238,14 +238,25 @@ async def test_the_move_a_hint_showed_played_by_hand_counts_as_help(tmp_path):
         await wait_for(pilot, lambda: screen.board.hint_move is not None)
         shown = screen.board.hint_move
         other = next(m for m in screen.game.legal_moves() if m != shown)
-        screen.board.post_message(screen.board.Picked(other))  # not the one shown: the player's own
+        screen.board.pick(other)  # not the one shown: the player's own
         await pilot.pause()
         assert [e.kind for e in screen.game.entries] == [EntryKind.MOVE] and not screen.game.assisted
         await pilot.press("u", "h", "h")
         await wait_for(pilot, lambda: screen.board.hint_move is not None)
-        screen.board.post_message(screen.board.Picked(shown))
+        screen.board.pick(shown)
         await pilot.pause()
         assert [e.kind for e in screen.game.entries] == [EntryKind.HINT] and screen.game.assisted
+
+
+async def test_keys_in_one_burst_act_in_the_order_they_came(tmp_path):
+    # a move key, then u at once (fast typing, key repeat): the move is played, then undone
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        for key in ("A", "B", "u"):  # (queued together, with no pause between them)
+            app.post_message(events.Key(key, key))
+        await wait_for(pilot, lambda: len(screen.game._entries) == 2)
+        assert [e.text for e in screen.game.entries] == ["A"] and screen.game.can_redo
 
 
 @pytest.mark.parametrize("family", FAMILIES)

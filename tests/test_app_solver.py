@@ -396,7 +396,7 @@ async def test_a_traffic_solve_goes_on_with_the_car_just_moved_and_ends_on_par(t
         screen = board_screen(app)
         game = screen.game
         par = len(shortest_plan(game.rules, game.level, game.state))
-        screen.board.post_message(screen.board.Picked(traffic.Move("B", "U", 1)))  # not far enough
+        screen.board.pick(traffic.Move("B", "U", 1))  # not far enough
         await wait_for(pilot, lambda: game.counters.moves == 1)
         await pilot.press("h")
         await idle(pilot)

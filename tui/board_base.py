@@ -2,8 +2,8 @@
 
 A board widget is a view of `game.state` (the engine's, owned by `Game` in the board
 screen) plus UI-only things a player would not expect undo to restore: cursor,
-selection, the highlighted hint. Keys and clicks become engine moves, posted to the
-screen as `BoardView.Picked`; the screen plays them. Colours come from component
+selection, the highlighted hint. Keys and clicks become engine moves, handed to the
+screen's `on_pick` at once; the screen plays them. Colours come from component
 classes styled in board.tcss, so both themes apply.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -93,13 +93,6 @@ class BoardView(Widget, can_focus=True):
     DEADLOCKS: ClassVar[bool] = False  # can a move make the level unsolvable (checked after each one)?
     HELP_NOTES: ClassVar[tuple[str, ...]] = ()  # mouse use, key collisions: shown by `?`
 
-    class Picked(Message):
-        """The player chose a move; the screen plays it (and may refuse it)."""
-
-        def __init__(self, move: Any) -> None:
-            super().__init__()
-            self.move = move
-
     class Said(Message):
         """A short note for the message line (e.g. "that box can't move there")."""
 
@@ -107,9 +100,11 @@ class BoardView(Widget, can_focus=True):
             super().__init__()
             self.text = text
 
-    def __init__(self, game: Game, ascii_only: bool = False, **kwargs: Any) -> None:
+    def __init__(self, game: Game, ascii_only: bool = False,
+                 on_pick: Callable[[Any], None] = lambda move: None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
+        self.on_pick = on_pick  # the screen's: plays the move, or says why it can't
         self.ascii_only = ascii_only
         self.hint_move: Any = None  # highlighted next move of a shortest plan (UI only)
         self._canvas: Canvas | None = None
@@ -163,7 +158,10 @@ class BoardView(Widget, can_focus=True):
         self.call_after_refresh(self.keep_in_view)
 
     def pick(self, move: Any) -> None:
-        self.post_message(self.Picked(move))
+        """The player chose a move: the screen plays it (or refuses it) now. A message would
+        wait in a queue, and a key pressed next in the same burst (u, r, h: bindings run
+        at once) would act before the move was played."""
+        self.on_pick(move)
 
     def say(self, text: str) -> None:
         self.post_message(self.Said(text))

@@ -117,7 +117,8 @@ class BoardScreen(Thinking, Screen[int]):
 
     def _make_board(self) -> BoardView:
         family = self.entry.family
-        self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, id=f"board-{family}")
+        self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, on_pick=self.play_picked,
+                                          id=f"board-{family}")
         return self._board
 
     def _opened(self) -> None:
@@ -224,10 +225,10 @@ class BoardScreen(Thinking, Screen[int]):
         self._show_status()
 
     # ----- playing moves -------------------------------------------------
-    def on_board_view_picked(self, message: BoardView.Picked) -> None:
-        message.stop()
+    def play_picked(self, move: Any) -> None:
+        """A move the player chose on the board (a key or a click)."""
         self._stop_animation()  # any key stops a solution playing
-        rules, move = self.game.rules, message.move
+        rules = self.game.rules
         try:
             move = rules.parse_move(move) if isinstance(move, str) else move
             rules.apply(self.game.level, self.game.state, move)
