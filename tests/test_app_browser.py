@@ -49,6 +49,13 @@ async def test_lands_on_the_next_unsolved_level_navigates_and_opens(tmp_path):
         await pilot.press("down")
         shelf = browser.current_shelf
         assert shelf.title != first.title and _row_titles(app)[0].startswith(shelf.entries[0].display_title()[:8])
+        tree = app.focused
+        line = tree.cursor_line
+        for _ in range(2):  # keys pressed together (to Sokoban's last pack): none is lost
+            app.post_message(events.Key("down", None))
+        await wait_for(pilot, lambda: tree.cursor_line == line + 2, timeout=3)
+        await pilot.pause(0.2)
+        assert tree.cursor_line == line + 2 and browser.current_shelf is browser.shelves[tree.cursor_node.data]
 
 
 @pytest.mark.parametrize("to_table", ["enter", "down"])

@@ -209,12 +209,14 @@ class BrowserScreen(Screen):
     def current_shelf(self) -> Shelf | None:
         return self.shelves[self.shelf_index] if self.shelves else None
 
-    def show_shelf(self, index: int, level: int = 0) -> None:
+    def show_shelf(self, index: int, level: int = 0, move_tree: bool = True) -> None:
+        """The shelf's levels in the table, the tree's cursor put on it unless `move_tree`
+        is False (the cursor moved there itself, and may have gone on since)."""
         self.shelf_index = index
         self._fill_table(cursor=level)
         leaf = self._leaves.get(index)
         tree = self.query_one("#shelves", Tree)
-        if leaf is not None and tree.cursor_node is not leaf:
+        if move_tree and leaf is not None and tree.cursor_node is not leaf:
             self.call_after_refresh(tree.move_cursor, leaf)
 
     def say(self, text: str) -> None:
@@ -227,7 +229,8 @@ class BrowserScreen(Screen):
             return
         if index is not None and index != self.shelf_index and not self.query_text:
             entries = self.shelves[index].entries
-            self.show_shelf(index, next_unsolved(entries, self.store) if entries else 0)
+            # (not moving the tree back: keys pressed together have taken it further on)
+            self.show_shelf(index, next_unsolved(entries, self.store) if entries else 0, move_tree=False)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
         node = event.node
