@@ -7,6 +7,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_LEVEL_CELLS = 10_000
+# No count in a level file (a Par, a run length, a board size) comes near 10**18; a longer
+# number is refused before int(), which past 4300 digits fails in Python's own words.
+MAX_NUMBER_DIGITS = 18
 
 
 class LevelFormatError(ValueError):
@@ -121,3 +124,33 @@ def check_size(cells: int, source: str, line: int) -> None:
         raise LevelFormatError(
             f"level has {cells} cells; the limit is {MAX_LEVEL_CELLS}", source, line
         )
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of `text` as editors and `wc -l` count them: only \\n, \\r\\n and \\r end
+    one (str.splitlines() also breaks at U+2028, U+0085, \\x0c and more, so every reader
+    splits here and its line numbers agree with the user's)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def whole_number(
+    text: str,
+    what: str,
+    source: str,
+    line: int | None,
+    column: int | None = None,
+    invalid: str | None = None,
+) -> int:
+    """`text`, ASCII digits, as an int; else a LevelFormatError at (line, column) saying
+    `invalid` (default: "<what> must be a whole number, not '<text>'"). More than
+    MAX_NUMBER_DIGITS digits (leading zeros aside) is refused there too, naming `what`,
+    without calling int() on them."""
+    if not (text.isascii() and text.isdigit()):
+        message = invalid or f"{what} must be a whole number, not {text!r}"
+        raise LevelFormatError(message, source, line, column)
+    significant = text.lstrip("0")
+    if len(significant) > MAX_NUMBER_DIGITS:
+        raise LevelFormatError(
+            f"{what} is too large: a number of {len(significant):,} digits", source, line, column
+        )
+    return int(significant or "0")

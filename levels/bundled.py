@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from fewest.levels.base import LevelEntry
+from fewest.levels.base import LevelEntry, text_lines
 from fewest.levels.files import read_text
 
 PACK_SUFFIXES = (".xsb", ".fewest")
@@ -29,7 +29,7 @@ class Pack:
 
 def _pack_title(text: str, fallback: str) -> str:
     """The first `Title:` line before any level body, else a title made from the file name."""
-    for raw in text.splitlines():
+    for raw in text_lines(text):
         line = raw.strip()
         if not line or line.startswith(";") or line.lower().startswith("family:"):
             continue

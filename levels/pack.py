@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from fewest.levels.base import Format, LevelEntry, LevelFormatError
+from fewest.levels.base import Format, LevelEntry, LevelFormatError, text_lines, whole_number
 
 EXTENSION = ".fewest"
 _HEADER = re.compile(r"^([A-Z][A-Za-z-]*):\s*(.*)$")
@@ -38,7 +38,7 @@ class Codec:
 
 def sniff_family(text: str) -> str | None:
     """The family a pack declares in its first non-comment line, if it is a pack."""
-    for raw in text.splitlines():
+    for raw in text_lines(text):
         line = raw.strip()
         if not line or line.startswith(";"):
             continue
@@ -53,7 +53,7 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
     """Blank-line separated blocks of (line number, line), comment lines dropped."""
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text_lines(text), 1):
         line = raw.rstrip()
         if line.lstrip().startswith(";"):
             continue
@@ -88,12 +88,14 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
     for block in blocks:
         start = block[0][0]
         meta: dict[str, str] = {}
+        meta_lines: dict[str, int] = {}  # where each header is (a bad Par is reported there)
         body_at = 0
-        for offset, (_, line) in enumerate(block):
+        for offset, (number, line) in enumerate(block):
             match = _HEADER.match(line.strip())
             if not match:
                 break
             meta[match.group(1)] = match.group(2).strip()
+            meta_lines[match.group(1)] = number
             body_at = offset + 1
         body = block[body_at:]
         family = meta.pop("Family", None)
@@ -106,9 +108,8 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
                 continue  # the pack header block (may carry pack-wide Title etc.)
         if not body:
             raise LevelFormatError("level has headers but no body", source, start)
-        par = meta.pop("Par", None)
-        if par is not None and not par.isdigit():
-            raise LevelFormatError(f"Par must be a whole number, not {par!r}", source, start)
+        par_text = meta.pop("Par", None)
+        par = None if par_text is None else whole_number(par_text, "Par", source, meta_lines["Par"])
         level = _parse_body(codec, body, source)
         entries.append(
             LevelEntry(
@@ -116,7 +117,7 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
                 level=level,
                 title=meta.pop("Title", ""),
                 index=len(entries) + 1,
-                par=int(par) if par is not None else None,
+                par=par,
                 source=source,
                 line=start,
                 format="pack",

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 from fewest.engine.base import InvalidLevelError
 from fewest.engine.password import DEFAULT_RAIL, MAX_SIDE, NAME, Level, grid_from_rows, grid_rows
 from fewest.levels import pack
-from fewest.levels.base import Format, LevelEntry, LevelFormatError
+from fewest.levels.base import Format, LevelEntry, LevelFormatError, text_lines
 
 CONTEST = "password-contest"
 PACK = "password-pack"
@@ -85,7 +85,7 @@ def _level(code: list[str], rail: str, start: list[str] | None, source: str, lin
 def _blocks(text: str) -> list[list[tuple[int, int, str]]]:
     """Blank-line separated blocks of (line, first column, stripped text)."""
     blocks: list[list[tuple[int, int, str]]] = [[]]
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text_lines(text), 1):
         stripped = raw.strip()
         if not stripped:
             if blocks[-1]:
@@ -97,14 +97,14 @@ def _blocks(text: str) -> list[list[tuple[int, int, str]]]:
 
 def sniff_contest(text: str) -> bool:
     """Strict: some non-blank line, and every non-blank line only figures of `_HYS`."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text_lines(text) if line.strip()]
     return bool(lines) and all(set(line) <= set(DEFAULT_RAIL) for line in lines)
 
 
 def resembles_contest(text: str) -> bool:
     """Loose: every line one short word (at most two past the widest code), three in four
     of all characters figures of `_HYS` (a code with a mistyped figure)."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text_lines(text) if line.strip()]
     chars = "".join(lines)
     figures = sum(1 for ch in chars if ch in DEFAULT_RAIL)
     return (

@@ -28,7 +28,7 @@ from typing import Any
 
 from fewest.engine.rotation import CELLS, DIGITS, NAME, Level
 from fewest.levels import pack
-from fewest.levels.base import Format, LevelEntry, LevelFormatError
+from fewest.levels.base import Format, LevelEntry, LevelFormatError, text_lines
 
 CONTEST = "rotation-contest"
 PACK = "rotation-pack"
@@ -59,7 +59,7 @@ def _numbers(line: str, source: str, number: int) -> tuple[int, ...]:
 def _board_lines(text: str) -> list[tuple[int, str]]:
     """(line number, text) of every board line before the terminating `0`."""
     lines = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text_lines(text), 1):
         stripped = line.strip()
         if stripped == END:
             break

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 from fewest.engine.base import InvalidLevelError
 from fewest.engine.shift import MAX_SIDE, NAME, Level, pattern_from_rows, pattern_rows
 from fewest.levels import pack
-from fewest.levels.base import Format, LevelEntry, LevelFormatError
+from fewest.levels.base import Format, LevelEntry, LevelFormatError, text_lines
 
 CONTEST = "shift-contest"
 PACK = "shift-pack"
@@ -47,7 +47,7 @@ _WORD = re.compile(r"\S+")
 
 # ----- contest input ----------------------------------------------------------
 def _filled_lines(text: str) -> list[tuple[int, str]]:
-    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return [(n, line.strip()) for n, line in enumerate(text_lines(text), 1) if line.strip()]
 
 
 def _lines_after_count(text: str) -> list[str]:
@@ -90,7 +90,7 @@ def _contest_row(number: int, raw: str, source: str) -> str:
 
 
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
-    raw_lines = text.splitlines()
+    raw_lines = text_lines(text)
     lines = [(n, raw_lines[n - 1]) for n, _ in _filled_lines(text)]
     count = count_line = None
     if lines and _COUNT.match(lines[0][1].strip()) and not _CONTEST_ROW.match(lines[0][1].strip()):

@@ -17,7 +17,7 @@ from typing import Any
 
 from fewest.engine.base import InvalidMoveError
 from fewest.engine.sokoban import NAME, Level, Move, moves_from_directions
-from fewest.levels.base import MAX_LEVEL_CELLS, LevelEntry, LevelFormatError, check_size
+from fewest.levels.base import MAX_LEVEL_CELLS, LevelEntry, LevelFormatError, check_size, text_lines
 from fewest.levels.sokoban_grid import BOX, GOAL, PLAYER, WALL, Row, build_level
 
 FORMAT_NAME = "sokoban-contest"
@@ -35,7 +35,7 @@ FROM_CONTEST = {letter: direction for direction, letter in TO_CONTEST.items()}
 
 
 def _lines(text: str) -> list[str]:
-    lines = [line.rstrip() for line in text.split("\n")]
+    lines = [line.rstrip() for line in text_lines(text)]
     while lines and not lines[-1]:
         lines.pop()
     return lines

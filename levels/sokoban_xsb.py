@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from fewest.engine.sokoban import NAME
-from fewest.levels.base import MAX_LEVEL_CELLS, Collection, LevelEntry, LevelFormatError, Unreadable
+from fewest.levels.base import (
+    MAX_LEVEL_CELLS, Collection, LevelEntry, LevelFormatError, Unreadable, text_lines, whole_number,
+)
 from fewest.levels.pack import sniff_family
 from fewest.levels.sokoban_contest import sniff_contest
 from fewest.levels.sokoban_grid import XSB_LEGEND, Row, build_level, xsb_rows
@@ -81,7 +83,12 @@ def _decode(raw: str, number: int, source: str) -> list[Row] | None:
             if must:
                 raise LevelFormatError(f"unknown character {char!r}", source, number, col)
             return None
-        repeat = int(count) if count else 1
+        try:  # (a run length of too many digits is bad input, as a row too long is)
+            repeat = whole_number(count, "run length", source, number, count_col) if count else 1
+        except LevelFormatError:
+            if must:
+                raise
+            return None
         if len(text) + repeat > MAX_LEVEL_CELLS:
             if must:
                 message = f"row is longer than {MAX_LEVEL_CELLS} cells"
@@ -126,7 +133,7 @@ def _multiline_end(bare: dict[str, list[int]], key: str, index: int) -> int | No
 
 
 def _classify(text: str, source: str) -> list[_Line]:
-    lines = text.split("\n")
+    lines = text_lines(text)
     bare = _bare_headers(lines)
     out: list[_Line] = []
     run_cells = 0  # cells drawn by the current run of grid lines (a bound on memory)
@@ -296,9 +303,7 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
         if key.lower() == "title":
             title = value
         elif key.lower() == "par":
-            if not (value.isascii() and value.isdigit()):
-                raise LevelFormatError(f"Par must be a whole number, not {value!r}", source, number)
-            par = int(value)
+            par = whole_number(value, "Par", source, number)
         else:
             metadata[key] = value
     return LevelEntry(
@@ -330,7 +335,7 @@ def sniff_xsb(text: str) -> bool:
     pack nor a contest file (whose `#..` rows would look like XSB)."""
     if sniff_family(text) is not None or sniff_contest(text):
         return False
-    for raw in text.split("\n"):
+    for raw in text_lines(text):
         stripped = raw.strip()
         if "#" in stripped and not stripped.startswith(";"):
             try:

@@ -19,11 +19,14 @@ import re
 
 from fewest.engine.traffic import EXIT, NAME, Goal
 from fewest.levels import pack, traffic_getout, traffic_grid
-from fewest.levels.base import Collection, Format, LevelEntry, LevelFormatError, Unreadable
+from fewest.levels.base import (
+    Collection, Format, LevelEntry, LevelFormatError, Unreadable, text_lines, whole_number,
+)
 
 DATABASE = "traffic-database"
 SIZE = 6
-_LINE = re.compile(r"^(\s*)(?:(\d+)\s+)?(\S+)(?:\s+(\d+))?\s*$")
+# Move count, board, cluster size; numbers in ASCII digits (`\d` would take any script's).
+_LINE = re.compile(r"^(\s*)(?:([0-9]+)\s+)?(\S+)(?:\s+([0-9]+))?\s*$")
 _BOARD = re.compile(r"^[A-Za-z.]{36}$")
 _NEAR_BOARD = re.compile(r"^[A-Za-z.]{30,42}$")
 
@@ -31,7 +34,7 @@ _NEAR_BOARD = re.compile(r"^[A-Za-z.]{30,42}$")
 def _content_lines(text: str) -> list[tuple[int, str]]:
     return [
         (number, raw)
-        for number, raw in enumerate(text.splitlines(), 1)
+        for number, raw in enumerate(text_lines(text), 1)
         if raw.strip() and not raw.lstrip().startswith(";")
     ]
 
@@ -93,8 +96,9 @@ def _database_entry(raw: str, number: int, index: int, source: str) -> LevelEntr
         lambda r, c: (number, first_col + r * SIZE + c),
     )
     moves, cluster = match.group(2), match.group(4)
+    par = whole_number(moves, "the move count", source, number, match.start(2) + 1) if moves else None
     return LevelEntry(
-        NAME, level, index=index, par=int(moves) if moves else None,
+        NAME, level, index=index, par=par,
         source=source, line=number, format=DATABASE,
         metadata={"Cluster": cluster} if cluster else {},
     )

@@ -26,7 +26,7 @@ from typing import Any
 
 from fewest.engine.base import InvalidLevelError
 from fewest.engine.traffic import CAR_NAMES, CLEAR_ROW, Car, Goal, Level
-from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.base import LevelEntry, LevelFormatError, text_lines, whole_number
 
 FORMAT_NAME = "traffic-contest"
 MIN_N, MAX_N = 4, 8
@@ -34,7 +34,7 @@ MIN_N, MAX_N = 4, 8
 
 def sniff(text: str) -> bool:
     """Two numbers on the first line and nothing but numbers after it."""
-    lines = [line.split() for line in text.splitlines() if line.strip()]
+    lines = [line.split() for line in text_lines(text) if line.strip()]
     return (
         len(lines) >= 2
         and len(lines[0]) == 2
@@ -52,22 +52,20 @@ def _tokens(raw: str) -> list[tuple[int, str]]:
     return found
 
 
-def _int(token: str, source: str, line: int, col: int) -> int:
-    if not (token.isdigit() and token.isascii()):
-        raise LevelFormatError(f"expected a whole number, not {token!r}", source, line, col)
-    return int(token)
+def _int(token: str, what: str, source: str, line: int, col: int) -> int:
+    return whole_number(token, what, source, line, col, f"expected a whole number, not {token!r}")
 
 
 def read(text: str, source: str) -> list[LevelEntry]:
-    numbered = [(i, raw) for i, raw in enumerate(text.splitlines(), 1) if raw.strip()]
+    numbered = [(i, raw) for i, raw in enumerate(text_lines(text), 1) if raw.strip()]
     if not numbered:
         raise LevelFormatError("empty file", source, 1)
     first_line, first = numbered[0]
     head = _tokens(first)
     if len(head) != 2:
         raise LevelFormatError("the first line must hold N and R", source, first_line, 1)
-    n = _int(head[0][1], source, first_line, head[0][0])
-    goal_row = _int(head[1][1], source, first_line, head[1][0])
+    n = _int(head[0][1], "N", source, first_line, head[0][0])
+    goal_row = _int(head[1][1], "R", source, first_line, head[1][0])
     if not MIN_N <= n <= MAX_N:
         raise LevelFormatError(f"N must be {MIN_N}..{MAX_N}, not {n}", source, first_line, head[0][0])
     if not 1 <= goal_row <= n:
@@ -88,13 +86,13 @@ def read(text: str, source: str) -> list[LevelEntry]:
         number = index % n + 1  # contest row (from the bottom) or column
         what = f"row {number}" if horizontal else f"column {number}"
         tokens = _tokens(raw)
-        count = _int(tokens[0][1], source, line, tokens[0][0])
+        count = _int(tokens[0][1], f"the car count of {what}", source, line, tokens[0][0])
         if count != len(tokens) - 1:
             raise LevelFormatError(
                 f"{what} says {count} cars but lists {len(tokens) - 1} starts", source, line, tokens[0][0]
             )
         for col, token in tokens[1:]:
-            at = _int(token, source, line, col)
+            at = _int(token, f"a car start in {what}", source, line, col)
             if not 1 <= at <= n - 1:
                 raise LevelFormatError(
                     f"a car starting at {at} in {what} leaves the board (starts are 1..{n - 1})",

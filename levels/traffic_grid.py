@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 
 from fewest.engine.base import InvalidLevelError
 from fewest.engine.traffic import CLEAR_ROW, EXIT, CellError, Goal, Level, level_from_rows, rows
-from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.base import LevelEntry, LevelFormatError, text_lines, whole_number
 
 FORMAT_NAME = "traffic-grid"
 _GOAL = re.compile(r"^goal:\s*(?:(exit)\s+(\S+)|(clear-row)\s+(\S+))\s*$", re.IGNORECASE)
@@ -55,9 +55,8 @@ def parse_goal(text: str, source: str, line: int) -> Goal:
     if match.group(1):
         return Goal(EXIT, match.group(2))
     row = match.group(4)
-    if not row.isdigit() or not row.isascii():
-        raise LevelFormatError(f"clear-row needs a row number from 0, not {row!r}", source, line)
-    return Goal(CLEAR_ROW, int(row))
+    invalid = f"clear-row needs a row number from 0, not {row!r}"
+    return Goal(CLEAR_ROW, whole_number(row, "the clear-row row", source, line, invalid=invalid))
 
 
 def parse_body(lines: list[str], source: str, first_line: int) -> Level:
@@ -87,7 +86,7 @@ def format_body(level: Level) -> list[str]:
 def blocks(text: str) -> list[list[tuple[int, str]]]:
     """Blank-line separated blocks of (line number, text); `;` comment lines dropped."""
     found: list[list[tuple[int, str]]] = [[]]
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text_lines(text), 1):
         line = raw.rstrip()
         if line.lstrip().startswith(";"):
             continue
