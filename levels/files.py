@@ -97,7 +97,11 @@ def read_file(path: str | os.PathLike, family: str | None = None) -> list[LevelE
 def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collection:
     """The file's levels that read, and the others with their errors (read_text_each)."""
     source = os.fspath(path)
+    if not source:
+        raise LevelFormatError("the file name is empty")
     if source == STDIN:
+        if sys.stdin is None:  # (started with its standard input closed)
+            raise LevelFormatError("cannot read standard input: it is closed", STDIN_SOURCE)
         try:  # (one byte over the limit is enough for read_text_each to refuse it)
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         except (OSError, AttributeError, ValueError) as exc:  # closed, or not a byte stream
@@ -110,8 +114,8 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
                 f"file is {size / 1e6:.1f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB",
                 source,
             )
-        with open(source, "rb") as handle:
-            data = handle.read()
+        with open(source, "rb") as handle:  # (a device such as /dev/zero has no size: read no more)
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
     return read_text_each(_decoded(data, source), source, family)

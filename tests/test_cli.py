@@ -322,6 +322,17 @@ def test_dash_in_check_and_solve_names_stdin_and_play_refuses_it(capsys, monkeyp
     assert code == 2 and "<stdin>: file is empty" in err
     code, _, err = run(capsys, "play", "-")
     assert code == 2 and "play needs the terminal" in err
+    monkeypatch.setattr(sys, "stdin", None)  # (started with it closed: `fewest solve - <&-`)
+    code, _, err = run(capsys, "solve", "-")
+    assert code == 2 and "<stdin>: cannot read standard input: it is closed" in err
+
+
+def test_an_empty_name_and_a_device_without_end_are_refused_plainly(capsys):
+    code, _, err = run(capsys, "solve", "")
+    assert code == 2 and "error: the file name is empty" in err
+    if os.path.exists("/dev/zero"):  # no size to check first: read no further than the limit
+        code, out, err = run(capsys, "check", "/dev/zero")
+        assert code == 2 and "/dev/zero" in out + err and "Traceback" not in out + err
 
 
 def test_installed_command_runs_as_a_process():
