@@ -18,6 +18,13 @@ FAMILY_ORDER = ("sokoban", "traffic", "rotation", "shift", "password")
 # Within a family, packs for newcomers come first; the rest follow by name.
 FIRST_PACKS = ("sokoban_learning", "traffic_rush_hour")
 
+SOURCE_PREFIX = "pack:"  # the source of a bundled level: "pack:<file name>"
+
+
+def is_bundled(entry: LevelEntry) -> bool:
+    """Does the level come with fewest (its par checked by the tests), not from a user's file?"""
+    return entry.source.startswith(SOURCE_PREFIX)
+
 
 @dataclass(frozen=True)
 class Pack:
@@ -49,7 +56,7 @@ def bundled_packs() -> tuple[Pack, ...]:
             continue
         stem = item.name.rsplit(".", 1)[0]
         text = item.read_text(encoding="utf-8")
-        entries = read_text(text, source=f"pack:{item.name}")
+        entries = read_text(text, source=f"{SOURCE_PREFIX}{item.name}")
         packs.append(Pack(stem, entries[0].family, _pack_title(text, stem), tuple(entries)))
     order = {family: i for i, family in enumerate(FAMILY_ORDER)}
     first = {name: i for i, name in enumerate(FIRST_PACKS)}

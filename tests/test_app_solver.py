@@ -406,6 +406,34 @@ async def test_a_traffic_solve_goes_on_with_the_car_just_moved_and_ends_on_par(t
         assert game.counters.moves == par
 
 
+WRONG_PAR = """\
+Family: traffic
+Title: A claim
+
+Title: Free road, said to be hard
+Par: 9
+goal: exit A
+......
+......
+AA....
+......
+......
+......
+"""
+
+
+async def test_a_par_the_solver_disproves_gives_way_to_the_proven_one(tmp_path):
+    levels = read_text(WRONG_PAR, str(tmp_path / "claim.fewest"))
+    app = quiet_app(FewestApp(levels, 0, data_dir=str(tmp_path / "data")))
+    app.learn_par = True  # (the background proof of the par, on opening)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await wait_for(pilot, lambda: app.store.level(screen.entry.key).par is not None)
+        assert app.store.level(screen.entry.key).par == 1 == len(shortest_plan(screen.game.rules, screen.game.level))
+        assert _message(app) == "Par 1, proven by the solver: the level's file says 9."
+        assert "Par 1" in _status(app)
+
+
 def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
     level = read_text("#####\n#@$.#\n#####\n", "corridor.xsb")[0].level
     start = sokoban.initial_state(level)

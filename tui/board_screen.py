@@ -20,6 +20,7 @@ from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, 
 from fewest.engine.game import EntryKind, Game
 from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
+from fewest.levels.bundled import is_bundled
 from fewest.tui.board_base import BoardView
 from fewest.tui.board_thinking import Thinking
 from fewest.tui.catalog import par_of
@@ -128,7 +129,9 @@ class BoardScreen(Thinking, Screen[int]):
         last = max(len(self.entries), self.entries[-1].index)
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
-        self._prepare(entry, self.book, par_of(entry, self.store) is None)
+        # a par to learn: none known, or a user's file says one the solver has not proven
+        unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
+        self._prepare(entry, self.book, unproven)
         self._changed()
 
     @property

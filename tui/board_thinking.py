@@ -143,8 +143,8 @@ class Thinking:
         self.analysis = analysis
         entry = self.entry
         at_start = analysis.state == self.game.rules.initial_state(entry.level)
-        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None and entry.par is None:
-            self.store.remember_par(entry.key, analysis.moves_to_go)  # a hint from the start proves the par
+        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None:
+            self._proven_par(analysis.moves_to_go)  # a hint from the start proves the par
         if not self._is_current(analysis):
             return
         if analysis.dead or analysis.plan is None:
@@ -260,8 +260,8 @@ class Thinking:
                 self.meter_value = value
         elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
             key, par = worker.result
-            if par is not None and key == self.entry.key and self.entry.par is None:
-                self.store.remember_par(key, par)
+            if par is not None and key == self.entry.key:
+                self._proven_par(par)
         self._show_status()
 
     # ----- deadlock warning ------------------------------------------------
@@ -283,6 +283,14 @@ class Thinking:
             return "Deadlock: this level can't be solved, not even from its start."
         moves = f"{back} move{'s' if back != 1 else ''}"
         return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
+
+    def _proven_par(self, par: int) -> None:
+        """Keep the par the solver proved; where the level's file said another, say so."""
+        entry = self.entry
+        told = entry.par is not None and par != entry.par and self.store.level(entry.key).par != par
+        self.store.remember_par(entry.key, par)
+        if told:
+            self.say(f"Par {par}, proven by the solver: the level's file says {entry.par}.")
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:

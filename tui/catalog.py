@@ -85,5 +85,7 @@ def next_unsolved(entries: tuple[LevelEntry, ...] | list[LevelEntry], store: Pro
 
 
 def par_of(entry: LevelEntry, store: ProgressStore) -> int | None:
-    """The level's proven optimal length: from its file, or learned by the solver in play."""
-    return entry.par if entry.par is not None else store.level(entry.key).par
+    """The level's optimal length: as the solver proved it in play where it has (a file's
+    par can be wrong), else as its file says."""
+    learned = store.level(entry.key).par
+    return learned if learned is not None else entry.par
