@@ -248,6 +248,15 @@ async def test_the_move_a_hint_showed_played_by_hand_counts_as_help(tmp_path):
         assert [e.kind for e in screen.game.entries] == [EntryKind.HINT] and screen.game.assisted
 
 
+async def test_a_level_solved_as_it_starts_says_so(tmp_path):
+    text = "Family: rotation\nTitle: T\n\nTitle: Done\n2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3\n"
+    app = quiet_app(FewestApp(read_text(text, "done.fewest"), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        assert screen.game.is_solved() and _message(app) == "This level is solved as it starts: no move is needed."
+        assert screen.check_action("hint", ()) is None  # (dimmed: the message says why)
+
+
 async def test_keys_in_one_burst_act_in_the_order_they_came(tmp_path):
     # a move key, then u at once (fast typing, key repeat): the move is played, then undone
     app = make_app(tmp_path, "rotation")

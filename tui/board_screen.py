@@ -83,7 +83,8 @@ class BoardScreen(Thinking, Screen[int]):
         self.solved_before = self.game.is_solved()
         self._elapsed = 0.0
         self._resumed = self.app.clock() if self.is_mounted else None
-        self.message = ""
+        # (a level can start solved, as a rotation board with its centre all one digit can)
+        self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
         saved = self.store.saved_game(entry.key)
         if saved is not None:
             try:
