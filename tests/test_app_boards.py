@@ -380,3 +380,16 @@ async def test_a_board_keeps_the_player_in_view_when_the_terminal_shrinks(tmp_pa
         assert _player_in_view(screen)
         await pilot.press("up")  # (a move keeps it in view too)
         assert _player_in_view(screen)
+
+
+@pytest.mark.parametrize("family,key", [("traffic", "tab"), ("shift", "down")])
+async def test_the_selected_car_or_the_cursor_stays_in_view_on_a_short_terminal(tmp_path, family, key):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=(50, 12)) as pilot:
+        screen = board_screen(app)
+        await pilot.pause()
+        seen = []
+        for _ in range(6):
+            await pilot.press(key)
+            seen.append(screen.board.focus_point() is not None and _player_in_view(screen))
+        assert all(seen)

@@ -51,6 +51,11 @@ class ShiftBoard(BoardView):
         self.cursor = (row + dr) % level.rows * level.cols + (col + dc) % level.cols
         self.show()
 
+    def focus_point(self) -> tuple[int, int] | None:
+        """The cursor's cell (a board larger than the screen scrolls to it)."""
+        row, col = divmod(self.cursor, self.game.level.cols)
+        return 2 + col * CELL_X, 2 + row * CELL_Y
+
     def action_grab(self) -> None:
         self._at(self.cursor)
 

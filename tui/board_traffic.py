@@ -86,6 +86,16 @@ class TrafficBoard(BoardView):
         cells = f"{move.distance} cell{'s' if move.distance != 1 else ''}"
         return f"slide car {move.car} {WORDS[move.direction]} {cells}"
 
+    def focus_point(self) -> tuple[int, int] | None:
+        """The selected car's first cell (a board larger than the screen scrolls to it)."""
+        level = self.game.level
+        car = self._car(self.selected)
+        if car is None:
+            return None
+        offset = self.game.state.offsets[level.index[car.name]]
+        row, col = (car.line, offset) if car.horizontal else (offset, car.line)
+        return 2 + col * CELL_X, 2 + row * CELL_Y
+
     def _car(self, name: str | None) -> traffic.Car | None:
         level = self.game.level
         return level.cars[level.index[name]] if name in level.index else None
