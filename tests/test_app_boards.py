@@ -393,3 +393,15 @@ async def test_the_selected_car_or_the_cursor_stays_in_view_on_a_short_terminal(
             await pilot.press(key)
             seen.append(screen.board.focus_point() is not None and _player_in_view(screen))
         assert all(seen)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_ascii_mode_shows_every_key_in_ascii(family):
+    from fewest.tui.board_screen import BoardScreen
+    from fewest.tui.frontends import board_class
+    from fewest.tui.help_screen import bindings_of
+
+    app = FewestApp()
+    app.ascii_only = True  # (FEWEST_ASCII=1, or a terminal that can't show Unicode)
+    shown = [app.get_key_display(b) for owner in (board_class(family), BoardScreen) for b in bindings_of(owner)]
+    assert all(text.isascii() for text in shown), [t for t in shown if not t.isascii()]

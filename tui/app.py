@@ -15,6 +15,7 @@ from fewest.tui.board_base import want_ascii
 from fewest.tui.progress import ProgressStore
 
 THEMES = ("textual-dark", "textual-light")
+ASCII_ARROWS = str.maketrans({"←": "<", "↑": "^", "→": ">", "↓": "v"})
 
 
 class FewestApp(App):
@@ -41,6 +42,12 @@ class FewestApp(App):
         self.notes = list(notes or [])  # what to tell on opening (levels of the file left out)
         if self.entries and os.path.isfile(self.entries[0].source):
             self.store.add_recent(self.entries[0].source)
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Keys as the footer and help show them: in ASCII where the boards are (arrows
+        would not show on such a terminal)."""
+        text = super().get_key_display(binding)
+        return text.translate(ASCII_ARROWS) if self.ascii_only else text
 
     @staticmethod
     def _absolute(entry: LevelEntry) -> LevelEntry:
