@@ -455,3 +455,24 @@ def test_the_default_memory_budget_is_half_the_machine():
 
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert default_memory_bytes() == physical // 2
+
+
+def test_text_output_says_when_a_files_par_is_wrong(capsys, tmp_path):
+    claim = tmp_path / "claim.fewest"
+    board = "goal: exit A\n......\n......\nAA....\n......\n......\n......\n"
+    claim.write_text(f"Family: traffic\nTitle: Claims\n\nTitle: Wrong\nPar: 9\n{board}\n"
+                     f"Title: Right\nPar: 1\n{board}", encoding="utf-8")
+    code, out, _ = run(capsys, "solve", str(claim))
+    wrong, right = [line for line in out.splitlines() if line.startswith(str(claim))]
+    assert code == 0 and "1 move, optimal; the file's par 9 is wrong" in wrong
+    assert "optimal [" in right and "par" not in right
+    from fewest.tui.solve_command import _text
+
+    record = {"file": "c.fewest", "level": 1, "title": "", "family": "traffic", "status": "found",
+              "length": 12, "plan": "AR1", "optimal": False, "seconds": 1.0, "par": 9}
+    assert "is wrong" not in _text({**record, "at_least": 9}, "moves")  # (it may yet be right)
+    assert "NOT proven optimal, at least 10 moves proven; the file's par 9 is wrong" in _text(
+        {**record, "at_least": 10}, "moves")
+    assert "is wrong" in _text({**record, "length": 8}, "moves")  # a plan beats it
+    assert "no solution exists; the file's par 9 is wrong" in _text(
+        {**record, "status": "unsolvable", "length": None, "plan": None}, "moves")

@@ -56,9 +56,10 @@ def _text(record: dict, metric: str) -> str:
     status = record["status"]
     # what the proof got to when it stopped: no plan is shorter than this
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
+    wrong_par = _wrong_par(record) if metric == "moves" else ""  # (a file's par counts moves)
     if record["length"] is None:
         what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
-        return f"{head}: {what} [{record['seconds']:.3f} s]"
+        return f"{head}: {what}{wrong_par} [{record['seconds']:.3f} s]"
     facts = [counted(record["length"], "move", "moves")]
     if "pushes" in record:
         facts.append(counted(record["pushes"], "push", "pushes"))
@@ -72,7 +73,23 @@ def _text(record: dict, metric: str) -> str:
     else:
         proof = f"NOT proven optimal{bound}"
     plan = record["plan"] or "(already solved)"
-    return f"{head}: {', '.join(facts)}, {proof} [{record['seconds']:.3f} s]\n  {plan}"
+    return f"{head}: {', '.join(facts)}, {proof}{wrong_par} [{record['seconds']:.3f} s]\n  {plan}"
+
+
+def _wrong_par(record: dict) -> str:
+    """Where the level's file states a par that what was proven or found shows wrong, a
+    note saying so (for authors checking their levels), else nothing."""
+    par = record.get("par")
+    if par is None:
+        return ""
+    length, least = record["length"], record.get("at_least")
+    wrong = (
+        record["status"] == "unsolvable"
+        or (record["optimal"] and length != par)
+        or (length is not None and length < par)  # beaten by a plan, proven or not
+        or (least is not None and least > par)  # below what is proven
+    )
+    return f"; the file's par {par} is wrong" if wrong else ""
 
 
 def default_memory_bytes() -> int:
