@@ -405,3 +405,11 @@ def test_ascii_mode_shows_every_key_in_ascii(family):
     app.ascii_only = True  # (FEWEST_ASCII=1, or a terminal that can't show Unicode)
     shown = [app.get_key_display(b) for owner in (board_class(family), BoardScreen) for b in bindings_of(owner)]
     assert all(text.isascii() for text in shown), [t for t in shown if not t.isascii()]
+
+
+async def test_a_narrow_shift_board_shows_its_legend_whole(tmp_path):
+    text = "Family: shift\nTitle: T\n\nTitle: Two wide\n10 01\n01 10\n"
+    app = quiet_app(FewestApp(read_text(text, "narrow.fewest"), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE):
+        canvas = board_screen(app).board.draw()
+        assert "piece  ○ target" in "".join(canvas.chars[-1])

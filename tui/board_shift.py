@@ -99,7 +99,8 @@ class ShiftBoard(BoardView):
     def draw(self) -> Canvas:
         level = self.game.level
         width, height = level.cols * CELL_X + 3, level.rows * CELL_Y + 3
-        canvas = Canvas(width, height + 1)
+        legend = f"{GLYPHS['piece'][self.ascii_only]} piece  {GLYPHS['target'][self.ascii_only]} target"
+        canvas = Canvas(max(width, len(legend)), height + 1)  # (a narrow board's legend is wider)
         self._frame(canvas, width - 1, height - 1)
         hint = self.hint_move
         hint_from = hint_to = None
@@ -132,7 +133,6 @@ class ShiftBoard(BoardView):
             for dy in (-1, 0):
                 for dx in range(-1, CELL_X - 1):
                     canvas.tags[(x + dx, y + dy)] = cell
-        legend = f"{GLYPHS['piece'][self.ascii_only]} piece  {GLYPHS['target'][self.ascii_only]} target"
         canvas.put(max(0, (width - len(legend)) // 2), height, legend, self.style("dim"))
         return canvas
 
