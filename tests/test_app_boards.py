@@ -413,3 +413,16 @@ async def test_a_narrow_shift_board_shows_its_legend_whole(tmp_path):
     async with app.run_test(size=SIZE):
         canvas = board_screen(app).board.draw()
         assert "piece  ○ target" in "".join(canvas.chars[-1])
+
+
+async def test_a_long_message_wraps_in_a_narrow_terminal(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=(40, 20)) as pilot:
+        screen = board_screen(app)
+        line = screen.query_one("#message")
+        screen.say("41 moves (13 pushes) to solve from here.  (h again shows the next move)")
+        await pilot.pause()
+        assert line.size.height == 2  # (38 columns of text, two lines of it)
+        screen.say("Cancelled.")
+        await pilot.pause()
+        assert line.size.height == 1

@@ -187,7 +187,7 @@ class BoardScreen(Thinking, Screen[int]):
             self.hint_stage = 0
             self.board.hint_move = None
         self.board.show()
-        self.query_one("#message", Static).update(self.message, layout=False)
+        self._show_message(self.message)
         self._show_status()
         self._refresh_keys()
         if self.meter_on:
@@ -200,7 +200,16 @@ class BoardScreen(Thinking, Screen[int]):
 
     def say(self, text: str) -> None:
         self.message = text
-        self.query_one("#message", Static).update(text, layout=False)
+        self._show_message(text)
+
+    def _show_message(self, text: str) -> None:
+        """The message line: wrapped onto up to three lines in a narrow terminal, the
+        layout redone only when its number of lines changes (not on every move)."""
+        line = self.query_one("#message", Static)
+        room = max(1, line.size.width - 2)  # (its padding)
+        lines = min(3, max(1, -(-len(text) // room)))
+        line.update(text, layout=lines != getattr(self, "_message_lines", 1))
+        self._message_lines = lines
 
     def _refresh_keys(self) -> None:
         """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
