@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import asynccontextmanager
 
 import pytest
 from rich.console import Console
@@ -83,14 +84,21 @@ async def test_a_big_node_count_stays_short_enough_to_read(tmp_path, monkeypatch
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
 
 
-async def test_keys_keep_working_while_the_solver_thinks(tmp_path, monkeypatch):
+@asynccontextmanager
+async def thinking_on_a_hint(tmp_path, monkeypatch, family: str):
+    """An app on `family`'s first test level, a hint's (fake) search running: (app, pilot, solver)."""
     slow = SlowSolver()
     monkeypatch.setattr(solver_worker.api, "solve", slow)
-    app = make_app(tmp_path, "rotation")
+    app = make_app(tmp_path, family)
     async with app.run_test(size=SIZE) as pilot:
-        screen = board_screen(app)
         await pilot.press("h")
         await wait_for(pilot, lambda: slow.calls == 1)
+        yield app, pilot, slow
+
+
+async def test_keys_keep_working_while_the_solver_thinks(tmp_path, monkeypatch):
+    async with thinking_on_a_hint(tmp_path, monkeypatch, "rotation") as (app, pilot, slow):
+        screen = board_screen(app)
         await pilot.press("B")  # a move: played at once, and the stale search is dropped
         assert screen.game.counters.moves == 1
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
@@ -452,13 +460,8 @@ def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
 
 
 async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatch):
-    slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
-    app = make_app(tmp_path, "sokoban")
-    async with app.run_test(size=SIZE) as pilot:
+    async with thinking_on_a_hint(tmp_path, monkeypatch, "sokoban") as (app, pilot, slow):
         screen = board_screen(app)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: slow.calls == 1)
         await pilot.press("down")  # the wall below the player: nothing moves
         assert "wall" in _message(app) and screen.game.counters.moves == 0
         await pilot.pause(0.1)

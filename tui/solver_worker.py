@@ -182,39 +182,28 @@ def analyse(
     that led there, if any); `history` holds the earlier positions, oldest first."""
 
     def here(position: Any, earlier: Sequence[Any]) -> Analysis:
-        return _analyse_here(family, level, position, earlier, book, should_stop, on_progress, budget)
+        """The shortest plan from `position` as the solver counts it (every move one)."""
+        known = book.known(position)
+        if known is not None:
+            return known
+        if _is_dead(family, level, position):
+            solution: Solution | None = None
+        else:
+            solution = api.solve(family, level, position, budget=budget,
+                                 should_stop=should_stop, on_progress=on_progress)
+            book.record(position, solution)
+            if solution.status is Status.OPTIMAL:
+                return Analysis(position, tuple(solution.moves))
+            if solution.status is not Status.UNSOLVABLE:
+                plan = tuple(solution.moves) if solution.solved else None
+                return Analysis(position, plan, solution.status, at_least=solution.at_least,
+                                reason=solution.stats.reason)
+        back, told = undo_distance(family, level, earlier, book, should_stop, on_progress, budget)
+        return Analysis(position, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told)
 
     answer = continued(book, here(state, history), last, lambda after: here(after, ()))
     assert answer is not None  # (`here` always answers)
     return answer
-
-
-def _analyse_here(
-    family: str,
-    level: Any,
-    state: Any,
-    history: Sequence[Any],
-    book: PlanBook,
-    should_stop: Callable[[], bool],
-    on_progress: Callable[[Progress], None] | None,
-    budget: Budget,
-) -> Analysis:
-    known = book.known(state)
-    if known is not None:
-        return known
-    if _is_dead(family, level, state):
-        solution: Solution | None = None
-    else:
-        solution = api.solve(family, level, state, budget=budget,
-                             should_stop=should_stop, on_progress=on_progress)
-        book.record(state, solution)
-        if solution.status is Status.OPTIMAL:
-            return Analysis(state, tuple(solution.moves))
-        if solution.status is not Status.UNSOLVABLE:
-            plan = tuple(solution.moves) if solution.solved else None
-            return Analysis(state, plan, solution.status, at_least=solution.at_least, reason=solution.stats.reason)
-    back, told = undo_distance(family, level, history, book, should_stop, on_progress, budget)
-    return Analysis(state, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told)
 
 
 def undos_out_of_deadlock(
