@@ -369,7 +369,7 @@ class BoardScreen(Thinking, Screen[int]):
         if self.index + 1 < len(self.entries):
             self._switch(self.index + 1)
         else:
-            self.say(f"This is the last level ({len(self.entries)} of {len(self.entries)}).")
+            self.say("This is the last level.")
 
     def action_previous_level(self) -> None:
         if self.index > 0:
