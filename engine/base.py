@@ -30,7 +30,8 @@ class Rules(Protocol):
     """The backend table of one family: a module with these names.
 
     Levels and states are immutable and hashable; moves are small values whose
-    `str()` is their text form and `parse_move(str(m)) == m`.
+    `str()` is their text form and `parse_move(str(m)) == m`. A family may also have
+    `compact(moves)`: the same plan in fewer move texts, replaying and counting the same.
     """
 
     NAME: str
@@ -45,12 +46,14 @@ class Rules(Protocol):
 
 
 def format_plan(rules: Rules, moves: Sequence[Any]) -> str:
-    """The text of a whole plan, as the CLI prints and save files store it."""
-    return rules.PLAN_SEPARATOR.join(str(m) for m in moves)
+    """The text of a whole plan, as the CLI prints and save files store it (compacted
+    where the family can: traffic's `AR1 AR1` is `AR2`)."""
+    compact = getattr(rules, "compact", None)
+    return rules.PLAN_SEPARATOR.join(str(m) for m in (compact(moves) if compact else moves))
 
 
 def parse_plan(rules: Rules, text: str) -> list[Any]:
-    """Inverse of `format_plan`."""
+    """Inverse of `format_plan` (which may have compacted the moves it was given)."""
     text = text.strip()
     if not text:
         return []

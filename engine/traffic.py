@@ -233,6 +233,18 @@ def is_solved(level: Level, state: State) -> bool:
     )
 
 
+def compact(moves: Sequence[Move]) -> list[Move]:
+    """The same plan with each run of one car's slides the same way as one slide (AR1 AR1 is
+    AR2): it replays to the same position and the counter counts it the same."""
+    out: list[Move] = []
+    for move in moves:
+        if out and out[-1].car == move.car and out[-1].direction == move.direction:
+            out[-1] = Move(move.car, move.direction, out[-1].distance + move.distance)
+        else:
+            out.append(move)
+    return out
+
+
 def tally(moves: Sequence[Move]) -> Counters:
     """A run of consecutive moves of the same car counts as one move."""
     count, last = 0, None

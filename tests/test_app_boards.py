@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from fewest.engine.base import format_plan
+from fewest.engine.base import format_plan, parse_plan
 from fewest.engine.game import EntryKind
 from fewest.levels import read_text
 from fewest.tui.app import FewestApp
@@ -155,8 +155,11 @@ async def test_b_replays_the_best_solve_from_the_start(tmp_path, family):
         await pilot.press("escape")  # stay on the solved board
         await pilot.press("b")
         await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
-        assert game.line_moves == mine and game.entries[-len(mine) - 1].kind is EntryKind.RESTART
-        assert all(entry.kind is EntryKind.MOVE for entry in game.entries[-len(mine):])  # the player's own
+        # (as saved: traffic's single steps of one car the same way come back as one slide)
+        replayed = parse_plan(game.rules, record.best_plan)
+        assert game.line_moves == replayed and game.counters == game.rules.tally(mine)
+        assert game.entries[-len(replayed) - 1].kind is EntryKind.RESTART
+        assert all(entry.kind is EntryKind.MOVE for entry in game.entries[-len(replayed):])  # the player's own
         assert app.store.level(screen.entry.key) == record  # not assisted, nothing new
         await pilot.press("escape")
         await pilot.press("u")  # undo, as after a solve

@@ -118,7 +118,7 @@ def test_game_counts_single_steps_of_one_car_as_one_move():
     game.play("AL1")
     assert game.counters.moves == 1
     plan = parse_plan(T, "AR1 AR1")
-    assert format_plan(T, plan) == "AR1 AR1"
+    assert format_plan(T, plan) == "AR2"  # (the text a player copies: one slide, as counted)
     rebuilt = Game.from_record(T, level, game.to_record())
     assert rebuilt.state == game.state
 
@@ -209,3 +209,25 @@ def test_legal_moves_are_exactly_the_slides_apply_accepts():
                                 T.apply(level, state, move)
             if legal:
                 state = T.apply(level, state, rng.choice(legal))
+
+
+def test_a_compacted_plan_replays_and_counts_the_same():
+    rng = random.Random(5)
+    merged = 0
+    for _ in range(100):
+        level = random_level(rng, rng.randint(4, 6), rng.randint(1, 6), walls=rng.randint(0, 2))
+        state, steps = T.initial_state(level), []
+        for _step in range(12):  # single steps, as the keys play them
+            ones = [m for m in T.legal_moves(level, state) if m.distance == 1]
+            if not ones:
+                break
+            steps.append(rng.choice(ones))
+            state = T.apply(level, state, steps[-1])
+        short = T.compact(steps)
+        merged += len(steps) - len(short)
+        again = T.initial_state(level)
+        for move in short:
+            again = T.apply(level, again, move)
+        assert again == state and T.tally(short) == T.tally(steps)
+        assert parse_plan(T, format_plan(T, steps)) == short
+    assert merged  # (runs of one car's steps the same way were met)

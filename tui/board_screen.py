@@ -336,7 +336,8 @@ class BoardScreen(Thinking, Screen[int]):
         text = format_plan(self.game.rules, moves)
         self.app.copy_to_clipboard(text)
         shown = text if len(text) <= COPY_SHOWN else text[: COPY_SHOWN - 1] + "…"
-        count = "your move" if len(moves) == 1 else f"your {len(moves)} moves"
+        counted = self.game.counters.moves  # (as the counter counts them: traffic's runs are one)
+        count = "your move" if counted == 1 else f"your {counted} moves"
         self.say(f"Copied {count} to the clipboard: {shown}")
 
     def on_paste(self, event: events.Paste) -> None:
