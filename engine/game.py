@@ -150,7 +150,7 @@ class Game:
                     game._push(Entry(EntryKind.RESTART, None, game.start))
                 else:
                     game.play(str(text), kind)
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, OverflowError) as exc:  # (1e400 is a float no int holds)
             raise InvalidMoveError(f"malformed saved game: {exc}") from None
         if not 0 <= position <= len(game._entries):
             raise InvalidMoveError(f"malformed saved game: position {position} out of range")

@@ -222,6 +222,10 @@ async def test_the_theme_switches_and_is_remembered(tmp_path):
     app = quiet_app(FewestApp(data_dir=str(tmp_path)))
     async with app.run_test(size=SIZE):
         assert app.theme == "textual-light"
+    (tmp_path / "settings.json").write_text('{"settings": {"theme": ["x"]}}', encoding="utf-8")
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE):  # (a theme that is no name: the default, no crash)
+        assert app.theme == "textual-dark"
 
 
 @pytest.mark.parametrize("width", [80, 120])

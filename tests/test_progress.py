@@ -142,3 +142,19 @@ def test_data_dir_env_overrides_the_platform_default(monkeypatch, tmp_path):
     assert default_data_dir() == str(tmp_path)
     monkeypatch.delenv("FEWEST_DATA_DIR")
     assert default_data_dir() != str(tmp_path)
+
+
+def test_out_of_range_numbers_in_a_saved_game_never_crash(tmp_path):
+    entry = read_text("#####\n#@$.#\n#####\n", "one.xsb")[0]
+    (tmp_path / "games.json").write_text(
+        '{"games": {"a#1": {"record": {"entries": [["move", "R"]], "position": 1e400}, "seconds": 1e400},'
+        ' "b#1": {"record": {"entries": []}, "seconds": NaN, "hints": -3}}}', encoding="utf-8")
+    store = ProgressStore(str(tmp_path))
+    first, second = store.saved_game("a#1"), store.saved_game("b#1")
+    assert first.seconds == 0.0 and second.seconds == 0.0 and second.hints == 0
+    try:
+        Game.from_record(sokoban, entry.level, first.record)
+    except ValueError as exc:  # (the board drops such a game and says why)
+        assert "malformed saved game" in str(exc)
+    else:
+        raise AssertionError("a position of 1e400 was taken")

@@ -61,7 +61,7 @@ class FewestApp(App):
         from fewest.tui.browser import BrowserScreen
 
         theme = self.store.setting("theme", THEMES[0])
-        self.theme = theme if theme in self.available_themes else THEMES[0]
+        self.theme = theme if isinstance(theme, str) and theme in self.available_themes else THEMES[0]
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self._apply_keymap()
         source = self.entries[0].source if self.entries else None

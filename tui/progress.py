@@ -138,10 +138,11 @@ class ProgressStore:
         if not isinstance(raw, dict) or not isinstance(raw.get("record"), dict):
             return None
         seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
+        clock_ok = isinstance(seconds, (int, float)) and 0 <= seconds < 1e9  # (not NaN, inf or 1e400)
         return SavedGame(
             raw["record"],
-            float(seconds) if isinstance(seconds, (int, float)) else 0.0,
-            hints if type(hints) is int else 0,
+            float(seconds) if clock_ok else 0.0,
+            hints if type(hints) is int and hints >= 0 else 0,
         )
 
     def save_game(self, key: str, game: SavedGame) -> None:
