@@ -9,6 +9,7 @@ from fewest.engine.base import format_plan, parse_plan
 from fewest.engine.game import EntryKind
 from fewest.levels import read_text
 from fewest.tui.app import FewestApp
+from fewest.tui.progress import ProgressStore
 from fewest.tui.solved_screen import SolvedScreen
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import shortest_plan
@@ -321,8 +322,6 @@ async def test_mouse_picks_up_and_drops_a_piece_and_rotates_by_label(tmp_path):
 
 
 async def test_keymap_in_settings_remaps_a_binding_by_id(tmp_path):
-    from fewest.tui.progress import ProgressStore
-
     ProgressStore(str(tmp_path / "data")).set_setting("keymap", {"undo": "f5", "redo": "f6"})
     app = make_app(tmp_path, "rotation")
     async with app.run_test(size=SIZE) as pilot:
@@ -429,3 +428,16 @@ async def test_a_long_message_wraps_in_a_narrow_terminal(tmp_path):
         screen.say("Cancelled.")
         await pilot.pause()
         assert line.size.height == 1
+
+
+async def test_an_unfinished_game_is_saved_soon_after_a_move_not_only_on_leaving(tmp_path, monkeypatch):
+    from fewest.tui import board_screen as module
+
+    monkeypatch.setattr(module, "SAVE_AFTER", 0.05)
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("A")
+        await wait_for(pilot, lambda: ProgressStore(app.store.data_dir).saved_game(screen.entry.key) is not None)
+        saved = ProgressStore(app.store.data_dir).saved_game(screen.entry.key)  # (as a killed app leaves it)
+        assert saved.record["entries"] == [["move", "A"]]

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
 from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan, replay
@@ -31,6 +32,7 @@ from fewest.tui.status_bar import StatusBar, StatusFacts
 
 
 COPY_SHOWN = 40  # characters of copied moves echoed in the message line
+SAVE_AFTER = 1.0  # seconds after the last change that an unfinished game is written (a crash loses no more)
 
 
 class BoardScreen(Thinking, Screen[int]):
@@ -65,6 +67,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.store = store
         self.pack_title = pack_title
         self._board: BoardView | None = None
+        self._save_timer: Timer | None = None
         self._open(index)
 
     # ----- opening and leaving a level ----------------------------------
@@ -197,6 +200,14 @@ class BoardScreen(Thinking, Screen[int]):
         if solved and not self.solved_before:
             self._celebrate()
         self.solved_before = solved
+        self._save_soon()
+
+    def _save_soon(self) -> None:
+        """Write the game once the changes pause: leaving the board is not the only save,
+        since a killed process or a closed terminal never leaves it."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_AFTER, self._save)
 
     def say(self, text: str) -> None:
         self.message = text
