@@ -8,7 +8,7 @@ import os
 from fewest.engine import sokoban
 from fewest.engine.game import Game
 from fewest.levels import read_text
-from fewest.tui.progress import LevelRecord, ProgressStore, SavedGame, default_data_dir
+from fewest.tui.progress import LOCK_FILE, LevelRecord, ProgressStore, SavedGame, default_data_dir
 
 
 def test_solves_bests_and_assisted_marks_survive_a_restart(tmp_path):
@@ -109,7 +109,7 @@ def test_writes_are_atomic_and_leave_no_temp_files(tmp_path):
     for i in range(5):
         store.record_solve(f"k#{i}", i + 1, 0, assisted=False)
     files = sorted(os.listdir(tmp_path / "deep" / "dir"))
-    assert files == ["progress.json"]
+    assert [name for name in files if name != LOCK_FILE] == ["progress.json"]
 
 
 def test_an_unwritable_data_dir_is_reported_not_raised(tmp_path):
@@ -158,3 +158,27 @@ def test_out_of_range_numbers_in_a_saved_game_never_crash(tmp_path):
         assert "malformed saved game" in str(exc)
     else:
         raise AssertionError("a position of 1e400 was taken")
+
+
+def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
+    # two instances of the app at once: each writes only what it changed into the file as it is now
+    first, second = ProgressStore(str(tmp_path)), ProgressStore(str(tmp_path))
+    first.record_solve("a#1", 10, 2, assisted=False, plan="R")
+    second.record_solve("b#1", 5, 1, assisted=False)
+    second.record_solve("a#1", 8, 2, assisted=False, plan="L")  # the same level, better
+    first.remember_par("a#1", 8)
+    first.save_game("x#3", SavedGame({"entries": [["move", "R"]]}, 3.0, 0))
+    second.save_game("y#3", SavedGame({"entries": [["move", "L"]]}, 4.0, 1))
+    second.drop_game("x#3")  # (it finished that game)
+    first.add_recent(str(tmp_path / "x.xsb"))
+    second.add_recent(str(tmp_path / "y.xsb"))
+    first.remove_recent(str(tmp_path / "gone.xsb"))
+    first.set_setting("theme", "textual-light")
+    second.set_setting("keymap", {"undo": "f5"})
+    later = ProgressStore(str(tmp_path))
+    a = later.level("a#1")
+    assert a.solved and (a.best_moves, a.best_plan, a.par) == (8, "L", 8) and later.level("b#1").best_moves == 5
+    assert later.saved_game("x#3") is None and later.saved_game("y#3").seconds == 4.0
+    assert later.recent == [str(tmp_path / "y.xsb"), str(tmp_path / "x.xsb")]
+    assert later.setting("theme") == "textual-light" and later.setting("keymap") == {"undo": "f5"}
+    assert first.level("b#1").solved  # (each store reads the other's solves as it writes)

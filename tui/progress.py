@@ -11,7 +11,10 @@ Levels pasted into the app are kept as files of their own in `pasted/` (named by
 digest of the text, so pasting the same levels twice keeps one file), then opened
 like any other file.
 
-Every write is atomic (temp file, fsync, os.replace). A file that does not parse is
+Every write is atomic (temp file, fsync, os.replace), and merges: the file is read again
+first and only what this store changed is put into it, so two instances of the app on one
+data directory keep each other's solves, games and recent files (under a lock file, where
+the system has flock). A file that does not parse is
 renamed `<name>.corrupt-<timestamp>` and the store starts that part afresh; what happened
 is queued in `messages` for the app to show. Disk errors are reported, never raised.
 """
@@ -23,10 +26,12 @@ import json
 import os
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Iterator
 
 RECENT_LIMIT = 20
+LOCK_FILE = ".lock"
 PASTED_DIR = "pasted"
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
 
@@ -90,7 +95,14 @@ class ProgressStore:
         self.data_dir = data_dir or default_data_dir()
         self.messages: list[str] = []  # problems the app should show once
         self._data: dict[str, dict] = {stem: self._load(stem) for stem in _FILES}
+        # what this store changed since it last wrote each file (what a write merges in)
+        self._touched: dict[str, set] = {stem: set() for stem in _FILES}
+        self._dropped: dict[str, set] = {stem: set() for stem in _FILES}
         self.levels: dict[str, LevelRecord] = {}
+        self._read_levels()
+
+    def _read_levels(self) -> None:
+        self.levels = {}
         for key, raw in self._data["progress"].items():
             record = LevelRecord.from_json(raw)
             if record is not None and isinstance(key, str):
@@ -119,18 +131,20 @@ class ProgressStore:
                 improved = True
             elif record.best_plan is None and (moves, pushes) == (best[0], best[1] or 0):
                 record.best_plan = plan
-        self._save_levels()
+        self._save_level(key)
         return improved
 
     def remember_par(self, key: str, par: int) -> None:
         record = self.levels.setdefault(key, LevelRecord())
         if record.par != par:
             record.par = par
-            self._save_levels()
+            self._save_level(key)
 
-    def _save_levels(self) -> None:
-        self._data["progress"] = {k: asdict(v) for k, v in self.levels.items()}
+    def _save_level(self, key: str) -> None:
+        self._data["progress"][key] = asdict(self.levels[key])
+        self._touched["progress"].add(key)
         self._write("progress")
+        self._read_levels()  # (with what another instance wrote meanwhile)
 
     # ----- unfinished games ---------------------------------------------
     def saved_game(self, key: str) -> SavedGame | None:
@@ -147,10 +161,14 @@ class ProgressStore:
 
     def save_game(self, key: str, game: SavedGame) -> None:
         self._data["games"][key] = asdict(game)
+        self._touched["games"].add(key)
+        self._dropped["games"].discard(key)
         self._write("games")
 
     def drop_game(self, key: str) -> None:
         if self._data["games"].pop(key, None) is not None:
+            self._touched["games"].discard(key)
+            self._dropped["games"].add(key)
             self._write("games")
 
     # ----- recent files -------------------------------------------------
@@ -163,10 +181,14 @@ class ProgressStore:
         path = os.path.abspath(path)
         files = [path] + [f for f in self.recent if f != path]
         self._data["recent"]["list"] = files[:RECENT_LIMIT]
+        self._touched["recent"].add(path)
+        self._dropped["recent"].discard(path)
         self._write("recent")
 
     def remove_recent(self, path: str) -> None:
         self._data["recent"]["list"] = [f for f in self.recent if f != path]
+        self._touched["recent"].discard(path)
+        self._dropped["recent"].add(path)
         self._write("recent")
 
     def keep_pasted(self, text: str, extension: str) -> str | None:
@@ -188,6 +210,7 @@ class ProgressStore:
 
     def set_setting(self, name: str, value: Any) -> None:
         self._data["settings"][name] = value
+        self._touched["settings"].add(name)
         self._write("settings")
 
     # ----- disk ---------------------------------------------------------
@@ -198,22 +221,31 @@ class ProgressStore:
         """The file's inner object; {} when missing; a damaged file is moved aside."""
         path = self.path(stem)
         try:
-            with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (FileNotFoundError, NotADirectoryError):
+            return self._read(stem)
+        except FileNotFoundError:
             return {}  # nothing saved yet (a bad data dir is reported when we first write)
         except OSError as exc:
             self.messages.append(f"Cannot read {path}: {exc.strerror or exc}")
             return {}
-        except ValueError as exc:  # JSONDecodeError and bad UTF-8 alike
-            self._move_aside(path, f"it is not valid JSON ({exc})")
+        except ValueError as exc:
+            self._move_aside(path, str(exc))
             return {}
+
+    def _read(self, stem: str) -> dict:
+        """The file's inner object as on disk now; FileNotFoundError when there is none
+        (or no data dir), ValueError saying why when it is damaged, OSError otherwise."""
+        try:
+            with open(self.path(stem), encoding="utf-8") as handle:
+                data = json.load(handle)
+        except NotADirectoryError:
+            raise FileNotFoundError(self.path(stem)) from None
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError and bad UTF-8 alike
+            raise ValueError(f"it is not valid JSON ({exc})") from None
         inner = data.get(_FILES[stem]) if isinstance(data, dict) else None
         if stem == "recent":  # {"files": [...]} is kept as {"list": [...]} in memory
             inner = {"list": inner} if isinstance(inner, list) else None
         if not isinstance(inner, dict):
-            self._move_aside(path, "it does not have the expected layout")
-            return {}
+            raise ValueError("it does not have the expected layout")
         return inner
 
     def _move_aside(self, path: str, why: str) -> None:
@@ -226,17 +258,77 @@ class ProgressStore:
             self.messages.append(f"{path} is unreadable ({why}) and could not be moved: {exc}")
 
     def _write(self, stem: str) -> None:
-        inner: Any = self._data[stem]
-        if stem == "recent":
-            inner = inner.get("list", [])
-        payload = json.dumps({_FILES[stem]: inner, "version": 1}, indent=1, sort_keys=True)
         path = self.path(stem)
         try:
-            _write_atomically(self.data_dir, path, payload)
+            with _locked(self.data_dir):
+                self._merge(stem)
+                inner: Any = self._data[stem]
+                if stem == "recent":
+                    inner = inner.get("list", [])
+                payload = json.dumps({_FILES[stem]: inner, "version": 1}, indent=1, sort_keys=True)
+                _write_atomically(self.data_dir, path, payload)
         except OSError as exc:
             message = f"Cannot save {path}: {exc.strerror or exc}"
             if message not in self.messages:
                 self.messages.append(message)
+            return
+        self._touched[stem].clear()
+        self._dropped[stem].clear()
+
+    def _merge(self, stem: str) -> None:
+        """Take the file as it is on disk now, with this store's changes put in: another
+        instance's writes since this one read it are kept (a damaged file is overwritten)."""
+        try:
+            disk = self._read(stem)
+        except (OSError, ValueError):
+            return
+        mine, touched, dropped = self._data[stem], self._touched[stem], self._dropped[stem]
+        if stem == "recent":
+            ours = [f for f in mine.get("list", []) if f in touched]
+            theirs = [f for f in disk.get("list", []) if isinstance(f, str) and f not in touched | dropped]
+            self._data[stem] = {"list": (ours + theirs)[:RECENT_LIMIT]}
+            return
+        merged = {key: value for key, value in disk.items() if key not in dropped}
+        for key in touched & mine.keys():
+            merged[key] = _merged_levels(disk.get(key), mine[key]) if stem == "progress" else mine[key]
+        self._data[stem] = merged
+
+
+def _merged_levels(theirs: Any, mine: dict) -> dict:
+    """One level's record as two instances left it: solved in either, assisted only where
+    neither solved it unaided, the better best (with its plan), the par this one proved."""
+    other = LevelRecord.from_json(theirs)
+    if other is None:
+        return mine
+    record = LevelRecord.from_json(mine) or LevelRecord()
+    unaided = (record.solved and not record.assisted) or (other.solved and not other.assisted)
+    record.solved = record.solved or other.solved
+    record.assisted = record.solved and not unaided
+    if other.best_moves is not None and (
+        record.best_moves is None
+        or (other.best_moves, other.best_pushes or 0) < (record.best_moves, record.best_pushes or 0)
+    ):
+        record.best_moves, record.best_pushes, record.best_plan = other.best_moves, other.best_pushes, other.best_plan
+    record.par = record.par if record.par is not None else other.par
+    return asdict(record)
+
+
+@contextmanager
+def _locked(folder: str) -> Iterator[None]:
+    """Held while a file is read, merged and replaced, so that two instances do not
+    interleave (flock on a lock file, where the system has it; else nothing)."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: the merge alone, with its short window)
+        yield
+        return
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, LOCK_FILE), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _write_atomically(folder: str, path: str, text: str) -> None:
