@@ -101,7 +101,10 @@ def test_wrong_shapes_and_bad_records_never_crash(tmp_path):
     assert store.level("good#1").best_moves == 3
     assert store.level("bad#1") == store.level("bad#2") == store.level("bad#3") == LevelRecord()
     assert store.recent == [] and store.saved_game("x#1") is None
-    assert len(store.messages) == 3  # games, recent and settings were moved aside
+    assert len(store.messages) == 4  # games, recent and settings were moved aside
+    assert "3 level record(s) unreadable: ignored, and left in the file" in store.messages[-1]
+    store.record_solve("good#2", 4, 0, assisted=False)  # a write keeps the records it can't read
+    assert json.loads((tmp_path / "progress.json").read_text())["levels"]["bad#1"] == {"solved": "yes"}
 
 
 def test_writes_are_atomic_and_leave_no_temp_files(tmp_path):

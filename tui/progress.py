@@ -99,14 +99,19 @@ class ProgressStore:
         self._touched: dict[str, set] = {stem: set() for stem in _FILES}
         self._dropped: dict[str, set] = {stem: set() for stem in _FILES}
         self.levels: dict[str, LevelRecord] = {}
-        self._read_levels()
+        unread = self._read_levels()
+        if unread:  # (left in the file as they are: a later version may read them)
+            self.messages.append(f"{self.path('progress')}: {unread} level record(s) unreadable: "
+                                 f"ignored, and left in the file as they are.")
 
-    def _read_levels(self) -> None:
+    def _read_levels(self) -> int:
+        """`levels` from the progress file's data; how many of its records did not read."""
         self.levels = {}
         for key, raw in self._data["progress"].items():
             record = LevelRecord.from_json(raw)
             if record is not None and isinstance(key, str):
                 self.levels[key] = record
+        return len(self._data["progress"]) - len(self.levels)
 
     # ----- levels -------------------------------------------------------
     def level(self, key: str) -> LevelRecord:
