@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -60,8 +64,20 @@ class LevelEntry:
 
     @property
     def key(self) -> str:
-        """A stable id for progress files: source plus index."""
+        """A stable id for progress files: the source and what the level is, not where it
+        stands there (levels added to or removed from a file leave the others' progress)."""
+        return f"{self.source}#{self.fingerprint}"
+
+    @property
+    def legacy_key(self) -> str:
+        """The id progress files used before: the source and the level's place in it."""
         return f"{self.source}#{self.index}"
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short digest of the level itself (its engine value, written canonically)."""
+        text = json.dumps(_canonical(self.level), separators=(",", ":"))
+        return "lv" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def display_title(self) -> str:
         return self.title or f"Level {self.index}"
@@ -154,3 +170,17 @@ def whole_number(
             f"{what} is too large: a number of {len(significant):,} digits", source, line, column
         )
     return int(significant or "0")
+
+
+def _canonical(value: Any) -> Any:
+    """`value` as JSON-ready data that is the same for equal values in every run (sets
+    sorted, dataclasses as their type's name and fields)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [type(value).__name__, [_canonical(getattr(value, f.name)) for f in dataclasses.fields(value)]]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(item) for item in value), key=lambda item: json.dumps(item))
+    if isinstance(value, (tuple, list)):
+        return [_canonical(item) for item in value]
+    if isinstance(value, Mapping):
+        return sorted([str(k), _canonical(v)] for k, v in value.items())
+    return value

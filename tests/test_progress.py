@@ -7,7 +7,7 @@ import os
 
 from fewest.engine import sokoban
 from fewest.engine.game import Game
-from fewest.levels import read_text
+from fewest.levels import read_file, read_text
 from fewest.tui.progress import LOCK_FILE, LevelRecord, ProgressStore, SavedGame, default_data_dir
 
 
@@ -185,3 +185,37 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     assert later.recent == [str(tmp_path / "y.xsb"), str(tmp_path / "x.xsb")]
     assert later.setting("theme") == "textual-light" and later.setting("keymap") == {"undo": "f5"}
     assert first.level("b#1").solved  # (each store reads the other's solves as it writes)
+
+
+THREE = ["#####\n#@$.#\n#####", "######\n#@$ .#\n######", "#######\n#@$  .#\n#######"]
+
+
+def test_progress_follows_a_level_when_its_file_gains_or_loses_levels(tmp_path):
+    path = tmp_path / "z.xsb"
+    path.write_text("\n\n".join(THREE) + "\n", encoding="utf-8")
+    store = ProgressStore(str(tmp_path / "data"))
+    store.record_solve(read_file(path)[2].key, 4, 1, assisted=False)
+    path.write_text("\n\n".join(THREE[1:]) + "\n", encoding="utf-8")  # the first level removed
+    second, third = read_file(path)
+    later = ProgressStore(str(tmp_path / "data"))
+    assert later.level(third.key).best_moves == 4 and not later.level(second.key).solved
+    path.write_text("\n\n".join(THREE[::-1]) + "\n", encoding="utf-8")  # all three, the other way round
+    assert [later.level(e.key).solved for e in read_file(path)] == [True, False, False]
+
+
+def test_progress_kept_by_a_levels_place_is_moved_to_its_own_id_once(tmp_path):
+    path = tmp_path / "z.xsb"
+    path.write_text("\n\n".join(THREE) + "\n", encoding="utf-8")
+    entries = read_file(path)
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "progress.json").write_text(json.dumps(
+        {"levels": {entries[0].legacy_key: {"solved": True, "best_moves": 3}}}), encoding="utf-8")
+    (data / "games.json").write_text(json.dumps(
+        {"games": {entries[1].legacy_key: {"record": {"entries": [["move", "R"]]}}}}), encoding="utf-8")
+    store = ProgressStore(str(data))
+    store.adopt(entries)
+    assert store.level(entries[0].key).best_moves == 3 and store.saved_game(entries[1].key) is not None
+    on_disk = json.loads((data / "progress.json").read_text())["levels"]
+    assert list(on_disk) == [entries[0].key]  # (the old id is gone: a later edit can't misplace it)
+    assert entries[0].key != entries[0].legacy_key

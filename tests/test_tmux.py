@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fewest.levels import write_entries
+from fewest.levels import read_file, write_entries
 from fewest.levels.bundled import bundled_packs, find_pack
 from tests.app_support import write_levels
 
@@ -93,7 +93,7 @@ def test_play_a_file_to_the_solved_card_and_keep_the_progress(tmp_path, terminal
     term.send("q")
     term.wait_for("EXITED 0")
     progress = json.loads((tmp_path / "data" / "progress.json").read_text(encoding="utf-8"))
-    assert progress["levels"][f"{path}#1"]["best_moves"] == 2
+    assert progress["levels"][read_file(path)[0].key]["best_moves"] == 2
 
 
 def test_browse_search_open_and_ask_for_a_hint(tmp_path, terminals):

@@ -65,6 +65,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.entries = list(entries)
         self.index = index
         self.store = store
+        store.adopt(self.entries)  # (a file opened with `fewest play`, kept by places before)
         self.pack_title = pack_title
         self._board: BoardView | None = None
         self._save_timer: Timer | None = None

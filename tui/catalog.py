@@ -64,6 +64,8 @@ def build_catalog(store: ProgressStore) -> tuple[list[Shelf], list[str]]:
     shelves, errors = bundled_shelves()
     for path in store.recent:
         shelves.append(load_file_shelf(path))
+    for shelf in shelves:
+        store.adopt(shelf.entries)  # (progress kept by the levels' places, before)
     return shelves, errors
 
 

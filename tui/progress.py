@@ -28,7 +28,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 RECENT_LIMIT = 20
 LOCK_FILE = ".lock"
@@ -114,6 +114,23 @@ class ProgressStore:
         return len(self._data["progress"]) - len(self.levels)
 
     # ----- levels -------------------------------------------------------
+    def adopt(self, entries: Sequence[Any]) -> None:
+        """Move what is kept under the ids progress used before (a level's place in its
+        file, `legacy_key`) to the levels' own ids (`key`), once, before they are shown."""
+        moving = {entry.legacy_key: entry.key for entry in entries}
+        for stem in ("progress", "games"):
+            table = self._data[stem]
+            found = [old for old in moving if old in table]
+            for old in found:
+                if moving[old] not in table:
+                    table[moving[old]] = table[old]
+                    self._touched[stem].add(moving[old])
+                del table[old]
+                self._dropped[stem].add(old)
+            if found:
+                self._write(stem)
+        self._read_levels()
+
     def level(self, key: str) -> LevelRecord:
         return self.levels.get(key) or LevelRecord()
 
