@@ -129,7 +129,8 @@ class ProgressStore:
                 self._dropped[stem].add(old)
             if found:
                 self._write(stem)
-        self._read_levels()
+                if stem == "progress":
+                    self._read_levels()
 
     def level(self, key: str) -> LevelRecord:
         return self.levels.get(key) or LevelRecord()
