@@ -219,3 +219,14 @@ def test_progress_kept_by_a_levels_place_is_moved_to_its_own_id_once(tmp_path):
     on_disk = json.loads((data / "progress.json").read_text())["levels"]
     assert list(on_disk) == [entries[0].key]  # (the old id is gone: a later edit can't misplace it)
     assert entries[0].key != entries[0].legacy_key
+
+
+def test_temp_files_a_killed_write_left_are_swept_when_old(tmp_path):
+    stale, fresh = tmp_path / ".progress.json.abc123.tmp", tmp_path / ".games.json.def456.tmp"
+    mine = tmp_path / ".notes.tmp"  # (not the store's: left alone)
+    for path in (stale, fresh, mine):
+        path.write_text("{", encoding="utf-8")
+    os.utime(stale, (0, 0))
+    os.utime(mine, (0, 0))
+    ProgressStore(str(tmp_path))
+    assert not stale.exists() and fresh.exists() and mine.exists()

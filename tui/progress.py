@@ -32,6 +32,7 @@ from typing import Any, Iterator, Sequence
 
 RECENT_LIMIT = 20
 LOCK_FILE = ".lock"
+STALE_TEMP_SECONDS = 60
 PASTED_DIR = "pasted"
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
 
@@ -98,11 +99,28 @@ class ProgressStore:
         # what this store changed since it last wrote each file (what a write merges in)
         self._touched: dict[str, set] = {stem: set() for stem in _FILES}
         self._dropped: dict[str, set] = {stem: set() for stem in _FILES}
+        self._sweep_temp_files()
         self.levels: dict[str, LevelRecord] = {}
         unread = self._read_levels()
         if unread:  # (left in the file as they are: a later version may read them)
             self.messages.append(f"{self.path('progress')}: {unread} level record(s) unreadable: "
                                  f"ignored, and left in the file as they are.")
+
+    def _sweep_temp_files(self) -> None:
+        """Remove the temp files of writes a killed process left (a minute old: another
+        instance's write in progress is not touched)."""
+        try:
+            names = os.listdir(self.data_dir)
+        except OSError:
+            return
+        for name in names:
+            if name.startswith(".") and name.endswith(".tmp") and name[1:].split(".json.")[0] in _FILES:
+                path = os.path.join(self.data_dir, name)
+                try:
+                    if time.time() - os.path.getmtime(path) > STALE_TEMP_SECONDS:
+                        os.unlink(path)
+                except OSError:
+                    pass
 
     def _read_levels(self) -> int:
         """`levels` from the progress file's data; how many of its records did not read."""
