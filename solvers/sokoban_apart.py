@@ -9,13 +9,15 @@ after the other, each gets only part of the time; on a machine with a spare
 core each can have more. A forked child runs the other search on its share
 of the memory while this process runs the push search. Away from the main
 thread the child comes from a server process (`process_context` in
-sokoban_pulls_apart.py), so the search must pickle; the child stops by itself
-when its time is spent, should this process die without closing it.
+sokoban_pulls_apart.py), so the search must pickle. Should this process die
+without closing it (killed), the child sees its parent change and stops, as
+at a cancel; at the latest it stops when its time is spent.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Any, Callable
 
@@ -102,10 +104,13 @@ def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, a
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
-        control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes))
+        parent = os.getppid()  # (the app, or the server process that dies with it)
+        control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
+                          should_stop=lambda: os.getppid() != parent)
         try:
-            answer = search(control)
-            sender.send((True, answer, control.bound or 0, control.expanded))
+            word = (True, search(control), control.bound or 0, control.expanded)
         except Stopped:
-            sender.send((False, None, control.bound or 0, control.expanded))
+            word = (False, None, control.bound or 0, control.expanded)
+        with contextlib.suppress(OSError):  # (a parent killed meanwhile reads nothing: no traceback)
+            sender.send(word)
     sender.close()

@@ -159,8 +159,9 @@ def _grow(sender, source: Table | tuple, half: float, most: int, matching: int, 
     """`grown_in_halves`, sending (table, last?) as it grows past the matching; quietly
     stopped by Ctrl-C (sent to the whole process group: the parent says so). `source`:
     the table, or (board, start boxes) to make it from; `limit`: a shared integer, the
-    pushes of the best plan the search knows (0: none)."""
-    with contextlib.suppress(KeyboardInterrupt):
+    pushes of the best plan the search knows (0: none). A parent gone (killed) ends it
+    at its next word, quietly too."""
+    with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         table = pull_table(*source) if isinstance(source, tuple) else source
         _grow_and_send(sender, table, half, most, matching, lambda: limit.value or None)
     sender.close()

@@ -51,3 +51,41 @@ def test_ctrl_c_stops_every_process_quietly(argv):
             return
         time.sleep(0.05)
     pytest.fail("a process of the command outlived it")
+
+
+def spin(control) -> None:
+    """A search that never ends by itself (only its control stops it)."""
+    while True:
+        control.tick()
+
+
+# A process that starts a search apart for two minutes, says the child's pid, and waits.
+PARENT = (
+    "import time; from fewest.solvers.sokoban_apart import SearchApart; from tests.test_sokoban_interrupt import spin; "
+    "apart = SearchApart(spin, None); apart.start(120.0); print(apart._child.pid, flush=True); time.sleep(120)"
+)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads process states from /proc")
+def test_a_search_apart_stops_soon_when_its_parent_is_killed():
+    # (an app killed with -9 never closes its helpers: they must not run on for their minute)
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=Path(__file__).parent.parent)
+    child = int(parent.stdout.readline())
+    time.sleep(0.5)
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _alive(child):
+        time.sleep(0.05)
+    assert not _alive(child)
+    assert "Traceback" not in parent.stderr.read()
+
+
+def _alive(pid: int) -> bool:
+    """Is `pid` running (a zombie, dead but not reaped by its new parent, is not)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
