@@ -10,8 +10,8 @@ core each can have more. A forked child runs the other search on its share
 of the memory while this process runs the push search. Away from the main
 thread the child comes from a server process (`process_context` in
 sokoban_pulls_apart.py), so the search must pickle. Should this process die
-without closing it (killed), the child sees its parent change and stops, as
-at a cancel; at the latest it stops when its time is spent.
+without closing it (killed), the child sees it gone and stops, as at a
+cancel; at the latest it stops when its time is spent.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class SearchApart:
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
         ends = time.perf_counter() + seconds  # (the same clock in the child)
-        task = (sender, alarm, self._search, ends, self.memory_bytes, after)
+        task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid())
         self._child = start_child(context.Process(target=_run, args=task, daemon=True))
         sender.close()
         alarm.close()
@@ -98,15 +98,15 @@ class SearchApart:
         self._waker.close()
 
 
-def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, after: float) -> None:
+def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, after: float, owner: int) -> None:
     """The child: one word, (proved?, the answer or None, the bound it reached, states expanded).
-    On Ctrl-C (sent to the whole process group) it stops quietly: the parent says so."""
+    On Ctrl-C (sent to the whole process group) it stops quietly: the parent says so. It
+    stops as at a cancel once `owner` (the process that started it) is gone."""
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
-        parent = os.getppid()  # (the app, or the server process that dies with it)
         control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
-                          should_stop=lambda: os.getppid() != parent)
+                          should_stop=lambda: not _alive(owner))
         try:
             word = (True, search(control), control.bound or 0, control.expanded)
         except Stopped:
@@ -114,3 +114,15 @@ def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, a
         with contextlib.suppress(OSError):  # (a parent killed meanwhile reads nothing: no traceback)
             sender.send(word)
     sender.close()
+
+
+def _alive(pid: int) -> bool:
+    """Does process `pid` still run? (The app's helpers come from a fork server, which
+    outlives an app killed with -9: their own parent is no sign.)"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (it runs, under another user: not ours, but alive)
+        return True
+    return True

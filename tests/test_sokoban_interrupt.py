@@ -59,18 +59,22 @@ def spin(control) -> None:
         control.tick()
 
 
-# A process that starts a search apart for two minutes, says the child's pid, and waits.
+# A process that starts a search apart for two minutes (from its main thread: forked; from
+# another, as the app's workers do: through the fork server), says the child's pid, and waits.
 PARENT = (
-    "import time; from fewest.solvers.sokoban_apart import SearchApart; from tests.test_sokoban_interrupt import spin; "
-    "apart = SearchApart(spin, None); apart.start(120.0); print(apart._child.pid, flush=True); time.sleep(120)"
+    "import threading, time; from fewest.solvers.sokoban_apart import SearchApart; "
+    "from tests.test_sokoban_interrupt import spin; apart = SearchApart(spin, None); "
+    "start = lambda: (apart.start(120.0), print(apart._child.pid, flush=True)); "
+    "threading.Thread(target=start).start() if {thread} else start(); time.sleep(120)"
 )
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads process states from /proc")
-def test_a_search_apart_stops_soon_when_its_parent_is_killed():
+@pytest.mark.parametrize("thread", [False, True])
+def test_a_search_apart_stops_soon_when_its_parent_is_killed(thread):
     # (an app killed with -9 never closes its helpers: they must not run on for their minute)
-    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, cwd=Path(__file__).parent.parent)
+    parent = subprocess.Popen([sys.executable, "-c", PARENT.format(thread=thread)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
     child = int(parent.stdout.readline())
     time.sleep(0.5)
     parent.kill()
