@@ -172,7 +172,7 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     first.remember_par("a#1", 8)
     first.save_game("x#3", SavedGame({"entries": [["move", "R"]]}, 3.0, 0))
     second.save_game("y#3", SavedGame({"entries": [["move", "L"]]}, 4.0, 1))
-    second.drop_game("x#3")  # (it finished that game)
+    second.drop_game("x#3", finished=True)  # (it finished that level, whose game the first saved)
     first.add_recent(str(tmp_path / "x.xsb"))
     second.add_recent(str(tmp_path / "y.xsb"))
     first.remove_recent(str(tmp_path / "gone.xsb"))

@@ -422,7 +422,7 @@ class BoardScreen(Thinking, Screen[int]):
         best_before = self.store.level(entry.key).best_moves
         new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted,
                                            format_plan(game.rules, game.line_moves))
-        self.store.drop_game(entry.key)
+        self.store.drop_game(entry.key, finished=True)
         facts = SolvedFacts(
             moves=counters.moves,
             pushes=counters.pushes if entry.family == "sokoban" else None,

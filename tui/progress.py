@@ -206,8 +206,10 @@ class ProgressStore:
         self._dropped["games"].discard(key)
         self._write("games")
 
-    def drop_game(self, key: str) -> None:
-        if self._data["games"].pop(key, None) is not None:
+    def drop_game(self, key: str, finished: bool = False) -> None:
+        """Forget the unfinished game of `key`: this store's, or, when the level was just
+        `finished`, one another instance of the app may have saved meanwhile too."""
+        if self._data["games"].pop(key, None) is not None or finished:
             self._touched["games"].discard(key)
             self._dropped["games"].add(key)
             self._write("games")
