@@ -228,7 +228,7 @@ async def test_the_theme_switches_and_is_remembered(tmp_path):
         assert app.theme == "textual-dark"
 
 
-@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("width", [60, 80, 120])
 async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width):
     app = quiet_app(FewestApp(data_dir=str(tmp_path)))
     async with app.run_test(size=(width, 24)) as pilot:
@@ -237,6 +237,8 @@ async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width)
         tree = browser.query_one("#shelves", Tree)
         usable = tree.content_size.width - 4  # less the tree guides
         labels = {i: str(leaf.label) for i, leaf in browser._leaves.items()}
+        table = browser.query_one("#levels", DataTable)  # (and the level table fits beside it)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
     for i, label in labels.items():
         assert label.endswith(f"  0/{len(browser.shelves[i].entries)}") and len(label) <= usable, label
     if width >= 100:  # room for every bundled title in full

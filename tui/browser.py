@@ -24,12 +24,14 @@ from fewest.tui.frontends import family_title
 from fewest.tui.level_summary import counted
 from fewest.tui.progress import ProgressStore
 
-# The pack tree's width (app.tcss holds the narrow one): wider from WIDE_SCREEN columns on,
-# where level titles have room to spare. A pack title is cut so its count always shows
-# whole: the label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
+# The pack tree's width (app.tcss holds the usual one): wider from WIDE_SCREEN columns on,
+# where level titles have room to spare, narrower below NARROW_SCREEN, where the level
+# table would not fit beside it. A pack title is cut so its count always shows whole: the
+# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
 TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 6
+NARROW_TREE_WIDTH, NARROW_SCREEN = 18, 80
 PACK_WIDTH = 12
-MARK_WIDTH = 9
+MARK_WIDTH = 8  # "✓ solved", "assisted"
 PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 
 
@@ -197,7 +199,8 @@ class BrowserScreen(Screen):
         return max(10, self.size.width - fixed)
 
     def _tree_width(self) -> int:
-        return WIDE_TREE_WIDTH if self.size.width >= WIDE_SCREEN else TREE_WIDTH
+        width = self.size.width
+        return WIDE_TREE_WIDTH if width >= WIDE_SCREEN else TREE_WIDTH if width >= NARROW_SCREEN else NARROW_TREE_WIDTH
 
     def on_resize(self) -> None:
         self.query_one("#shelves", Tree).styles.width = self._tree_width()
