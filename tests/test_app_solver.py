@@ -469,3 +469,17 @@ async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatc
         await pilot.press("left")  # a step: the search was for the position it left
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
         assert screen.game.counters.moves == 1
+
+
+async def test_a_hint_back_at_the_start_after_moves_teaches_no_par(tmp_path):
+    app = make_app(tmp_path, "traffic")  # "Short jam": par 2, B first
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        game = screen.game
+        for move in ("BU1", "BD1"):  # B up and back: the start again, B the car just moved
+            screen.board.pick(traffic.parse_move(move))
+        assert game.state == game.start and game.counters.moves == 1
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(app).startswith("1 move to solve from here")  # (B goes on for free)
+        assert app.store.level(screen.entry.key).par is None  # 1 is no par: the level's is 2

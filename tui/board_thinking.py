@@ -142,7 +142,9 @@ class Thinking:
     def _answer(self, analysis: Analysis) -> None:
         self.analysis = analysis
         entry = self.entry
-        at_start = analysis.state == self.game.rules.initial_state(entry.level)
+        # (from the start with no move before it: back at the start after a traffic car went
+        # and came back, that car may go on for free, and the count is not the par)
+        at_start = analysis.state == self.game.rules.initial_state(entry.level) and analysis.last is None
         if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None:
             self._proven_par(analysis.moves_to_go)  # a hint from the start proves the par
         if not self._is_current(analysis):
