@@ -142,9 +142,9 @@ class ProgressStore:
             for old in found:
                 if moving[old] not in table:
                     table[moving[old]] = table[old]
-                    self._touched[stem].add(moving[old])
+                    self._changed(stem, moving[old])
                 del table[old]
-                self._dropped[stem].add(old)
+                self._changed(stem, old, dropped=True)
             if found:
                 self._write(stem)
                 if stem == "progress":
@@ -183,7 +183,7 @@ class ProgressStore:
 
     def _save_level(self, key: str) -> None:
         self._data["progress"][key] = asdict(self.levels[key])
-        self._touched["progress"].add(key)
+        self._changed("progress", key)
         self._write("progress")
         self._read_levels()  # (with what another instance wrote meanwhile)
 
@@ -202,16 +202,14 @@ class ProgressStore:
 
     def save_game(self, key: str, game: SavedGame) -> None:
         self._data["games"][key] = asdict(game)
-        self._touched["games"].add(key)
-        self._dropped["games"].discard(key)
+        self._changed("games", key)
         self._write("games")
 
     def drop_game(self, key: str, finished: bool = False) -> None:
         """Forget the unfinished game of `key`: this store's, or, when the level was just
         `finished`, one another instance of the app may have saved meanwhile too."""
         if self._data["games"].pop(key, None) is not None or finished:
-            self._touched["games"].discard(key)
-            self._dropped["games"].add(key)
+            self._changed("games", key, dropped=True)
             self._write("games")
 
     # ----- recent files -------------------------------------------------
@@ -224,14 +222,12 @@ class ProgressStore:
         path = os.path.abspath(path)
         files = [path] + [f for f in self.recent if f != path]
         self._data["recent"]["list"] = files[:RECENT_LIMIT]
-        self._touched["recent"].add(path)
-        self._dropped["recent"].discard(path)
+        self._changed("recent", path)
         self._write("recent")
 
     def remove_recent(self, path: str) -> None:
         self._data["recent"]["list"] = [f for f in self.recent if f != path]
-        self._touched["recent"].discard(path)
-        self._dropped["recent"].add(path)
+        self._changed("recent", path, dropped=True)
         self._write("recent")
 
     def keep_pasted(self, text: str, extension: str) -> str | None:
@@ -253,7 +249,7 @@ class ProgressStore:
 
     def set_setting(self, name: str, value: Any) -> None:
         self._data["settings"][name] = value
-        self._touched["settings"].add(name)
+        self._changed("settings", name)
         self._write("settings")
 
     # ----- disk ---------------------------------------------------------
@@ -317,6 +313,12 @@ class ProgressStore:
             return
         self._touched[stem].clear()
         self._dropped[stem].clear()
+
+    def _changed(self, stem: str, key: str, dropped: bool = False) -> None:
+        """Note that this store set (or, `dropped`, removed) `key` of the file: what its next
+        write puts into the file as it is then."""
+        (self._dropped if dropped else self._touched)[stem].add(key)
+        (self._touched if dropped else self._dropped)[stem].discard(key)
 
     def _merge(self, stem: str) -> None:
         """Take the file as it is on disk now, with this store's changes put in: another
