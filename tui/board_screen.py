@@ -253,10 +253,8 @@ class BoardScreen(Thinking, Screen[int]):
     def play_picked(self, move: Any) -> None:
         """A move the player chose on the board (a key or a click)."""
         self._stop_animation()  # any key stops a solution playing
-        rules = self.game.rules
         try:
-            move = rules.parse_move(move) if isinstance(move, str) else move
-            rules.apply(self.game.level, self.game.state, move)
+            self.game.rules.apply(self.game.level, self.game.state, move)
         except (IllegalMoveError, InvalidMoveError) as exc:
             self.say(str(exc))  # a bump into a wall: the position stands, so does a search for it
             return

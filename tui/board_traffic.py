@@ -93,7 +93,7 @@ class TrafficBoard(BoardView):
         if car is None:
             return None
         offset = self.game.state.offsets[level.index[car.name]]
-        row, col = (car.line, offset) if car.horizontal else (offset, car.line)
+        row, col = divmod(car.cells(level.n, offset)[0], level.n)  # (as _car_block places it)
         return 2 + col * CELL_X, 2 + row * CELL_Y
 
     def _car(self, name: str | None) -> traffic.Car | None:

@@ -116,12 +116,12 @@ def free_followers(rules: Any, level: Any, state: Any, last: Any) -> list[tuple[
     a car just moved may go on for free; the other families count every move."""
     if last is None:
         return []
-    alone = rules.tally([last])
     return [(move, rules.apply(level, state, move)) for move in rules.legal_moves(level, state)
-            if rules.tally([last, move]) == alone]
+            if _to_go(rules, last, (move,)) == 0]
 
 
 def _to_go(rules: Any, last: Any, plan: tuple | None) -> int | None:
+    """What `plan` adds to the move counter played right after `last` (None: no plan)."""
     if plan is None:
         return None
     before = [] if last is None else [last]
