@@ -69,6 +69,11 @@ class LevelEntry:
         return f"{self.source}#{self.fingerprint}"
 
     @property
+    def where(self) -> str:
+        """The level as messages name it: its source and its place there."""
+        return f"{self.source} #{self.index}"
+
+    @property
     def legacy_key(self) -> str:
         """The id progress files used before: the source and the level's place in it."""
         return f"{self.source}#{self.index}"

@@ -107,19 +107,19 @@ def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: a
         # Never print a plan the rules do not accept.
         final = replay(rules_for(entry.family), entry.level, solution.moves)
         if not rules_for(entry.family).is_solved(entry.level, final):
-            raise RuntimeError(f"solver plan for {entry.source} #{entry.index} does not solve it")
+            raise RuntimeError(f"solver plan for {entry.where} does not solve it")
     proven = solution.optimal or solution.status is Status.UNSOLVABLE
     # Exit 1 for anything short of a proven plan; a proven "impossible" is a contest's answer.
     if not (solution.optimal or (args.fmt == "contest" and proven)):
         status = 1
     if args.fmt == "contest" and not proven:
         # A contest answer is a claim of optimality: print none that is not proven.
-        print(f"fewest: {entry.source} #{entry.index}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
+        print(f"fewest: {entry.where}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
     elif args.fmt == "contest":
         try:
             print(_contest_formatter(entry)(entry, solution), flush=True)
         except ValueError as exc:  # the contest has no way to write "no plan" here
-            print(f"fewest: {entry.source} #{entry.index}: {exc}", file=sys.stderr, flush=True)
+            print(f"fewest: {entry.where}: {exc}", file=sys.stderr, flush=True)
             status = 1
     elif args.fmt == "json":
         print(json.dumps(_record(entry, solution, seconds)), flush=True)
@@ -175,7 +175,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
         for entry in entries:
             if interrupt.pressed.is_set():  # (between two levels: the next one is not started)
                 break
-            line.start(f"{entry.source} #{entry.index}")
+            line.start(entry.where)
             started = time.perf_counter()
             try:
                 solution = solve(
