@@ -120,6 +120,11 @@ def make_app(tmp_path, family: str | None = None, index: int = 0, data: str = "d
     return quiet_app(FewestApp(levels, index, data_dir=str(tmp_path / data)))
 
 
+def app_on_text(tmp_path, text: str, name: str) -> FewestApp:
+    """An app on the first level of `text`, read as a file called `name`."""
+    return quiet_app(FewestApp(read_text(text, name), 0, data_dir=str(tmp_path / "data")))
+
+
 async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
     """Let the app run until `condition()` holds (AssertionError after `timeout` seconds)."""
     deadline = time.monotonic() + timeout

@@ -7,11 +7,10 @@ from textual import events
 
 from fewest.engine.base import format_plan, parse_plan
 from fewest.engine.game import EntryKind
-from fewest.levels import read_text
 from fewest.tui.app import FewestApp
 from fewest.tui.progress import ProgressStore
 from fewest.tui.solved_screen import SolvedScreen
-from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
+from tests.app_support import SIZE, app_on_text, board_screen, idle, make_app, wait_for
 from tests.oracle import shortest_plan
 
 FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
@@ -254,7 +253,7 @@ async def test_the_move_a_hint_showed_played_by_hand_counts_as_help(tmp_path):
 
 async def test_a_level_solved_as_it_starts_says_so(tmp_path):
     text = "Family: rotation\nTitle: T\n\nTitle: Done\n2 2 2 2 2 2 1 1 1 2 2 1 1 3 3 1 1 1 3 3 3 3 3 3\n"
-    app = quiet_app(FewestApp(read_text(text, "done.fewest"), 0, data_dir=str(tmp_path / "data")))
+    app = app_on_text(tmp_path, text, "done.fewest")
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         assert screen.game.is_solved() and _message(app) == "This level is solved as it starts: no move is needed."
@@ -358,12 +357,8 @@ def _player_in_view(screen) -> bool:
     return 0 <= dx < seen.width and 0 <= dy < seen.height
 
 
-def _big_room_app(tmp_path, data: str):
-    return quiet_app(FewestApp(read_text(BIG_ROOM, "big.xsb"), 0, data_dir=str(tmp_path / data)))
-
-
 async def test_a_board_larger_than_the_terminal_shows_the_player_from_the_start(tmp_path):
-    app = _big_room_app(tmp_path, "data")
+    app = app_on_text(tmp_path, BIG_ROOM, "big.xsb")
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause()
         await pilot.pause()
@@ -371,7 +366,7 @@ async def test_a_board_larger_than_the_terminal_shows_the_player_from_the_start(
 
 
 async def test_a_board_keeps_the_player_in_view_when_the_terminal_shrinks(tmp_path):
-    app = _big_room_app(tmp_path, "data")
+    app = app_on_text(tmp_path, BIG_ROOM, "big.xsb")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = board_screen(app)
         await pilot.pause()
@@ -411,7 +406,7 @@ def test_ascii_mode_shows_every_key_in_ascii(family):
 
 async def test_a_narrow_shift_board_shows_its_legend_whole(tmp_path):
     text = "Family: shift\nTitle: T\n\nTitle: Two wide\n10 01\n01 10\n"
-    app = quiet_app(FewestApp(read_text(text, "narrow.fewest"), 0, data_dir=str(tmp_path / "data")))
+    app = app_on_text(tmp_path, text, "narrow.fewest")
     async with app.run_test(size=SIZE):
         canvas = board_screen(app).board.draw()
         assert "piece  ○ target" in "".join(canvas.chars[-1])

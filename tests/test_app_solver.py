@@ -20,7 +20,7 @@ from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
 from fewest.tui.solver_worker import PlanBook, analyse, distance, undos_out_of_deadlock
 from fewest.tui.level_summary import short_count
-from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
+from tests.app_support import SIZE, app_on_text, board_screen, idle, make_app, quiet_app, wait_for
 from tests.oracle import fewest_counted, shortest_plan
 
 
@@ -431,8 +431,7 @@ AA....
 
 
 async def test_a_par_the_solver_disproves_gives_way_to_the_proven_one(tmp_path):
-    levels = read_text(WRONG_PAR, str(tmp_path / "claim.fewest"))
-    app = quiet_app(FewestApp(levels, 0, data_dir=str(tmp_path / "data")))
+    app = app_on_text(tmp_path, WRONG_PAR, str(tmp_path / "claim.fewest"))
     app.learn_par = True  # (the background proof of the par, on opening)
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
