@@ -59,6 +59,12 @@ class Terminal:
     def type(self, text: str) -> None:
         subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
 
+    def signal_app(self, name: str) -> None:
+        """Send a signal to the command (the child of the pane's shell), as `kill` would."""
+        shell = subprocess.run([TMUX, "display-message", "-p", "-t", self.name, "#{pane_pid}"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(["pkill", f"-{name}", "-P", shell], check=True)
+
     def close(self) -> None:
         subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
 
@@ -149,3 +155,24 @@ def test_solve_in_a_terminal_shows_its_progress_and_ctrl_c_keeps_what_was_proved
     assert "#1 " in screen and "not solved (cancelled, at least " in screen and " moves proven)" in screen
     assert "fewest: 2 levels: 0 optimal, 1 not solved, 1 not started" in screen
     assert "positions" not in screen and "Traceback" not in screen  # (the line was cleared)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP"])
+def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, how):
+    # Within the second before the game's own timed save: only the way out can save it.
+    path = write_levels(tmp_path, "rotation")
+    term = terminals("signal", [FEWEST, "play", path], tmp_path / "data")
+    term.wait_for("Rotation: Two moves")
+    term.send("A")
+    term.wait_for("Moves 1")
+    if how == "SIGTERM":
+        term.signal_app("TERM")
+        term.wait_for("EXITED 143")
+    else:
+        term.close()  # tmux hangs up on the pane's processes, as a closed terminal window does
+    games = tmp_path / "data" / "games.json"
+    deadline = time.monotonic() + 10
+    while not games.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    saved = json.loads(games.read_text(encoding="utf-8"))["games"][read_file(path)[0].key]
+    assert saved["record"]["entries"] == [["move", "A"]]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
+import signal
 import time
 from typing import Callable
 
@@ -81,6 +83,28 @@ class FewestApp(App):
                         severity="warning", timeout=20)
         self.show_store_messages()
         self.set_interval(1.0, self.show_store_messages)
+        self._end_on_signals()
+
+    def _end_on_signals(self) -> None:
+        """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) ends the app as `q` does,
+        so each open board's unmount saves its game: by default they end Python on the
+        spot, losing up to a second of moves. The exit code is the shell's 128 + signal."""
+        loop = asyncio.get_running_loop()
+        self._signals: list[int] = []
+        for name in ("SIGHUP", "SIGTERM"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue  # (not on Windows)
+            try:
+                loop.add_signal_handler(number, self.exit, None, 128 + number)
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue  # (a loop that cannot, or not in the main thread)
+            self._signals.append(number)
+
+    def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in getattr(self, "_signals", ()):
+            loop.remove_signal_handler(number)
 
     def _apply_keymap(self) -> None:
         """User key remapping: settings.json {"settings": {"keymap": {"hint": "f1", ...}}},

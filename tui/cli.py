@@ -137,15 +137,17 @@ def _run_play(args: argparse.Namespace) -> int:
     from fewest.tui.app import FewestApp
 
     notes = [_left_out(problem) for problem in collection.unreadable]
-    FewestApp(entries=collection.entries, start_index=start, notes=notes).run()
-    return 0
+    app = FewestApp(entries=collection.entries, start_index=start, notes=notes)
+    app.run()
+    return app.return_code or 0
 
 
 def _run_app() -> int:
     from fewest.tui.app import FewestApp
 
-    FewestApp().run()
-    return 0
+    app = FewestApp()
+    app.run()
+    return app.return_code or 0
 
 
 def _run_check(args: argparse.Namespace) -> int:
