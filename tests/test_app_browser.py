@@ -228,14 +228,14 @@ async def test_the_theme_switches_and_is_remembered(tmp_path):
         assert app.theme == "textual-dark"
 
 
-@pytest.mark.parametrize("width", [60, 80, 120])
-async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width):
+@pytest.mark.parametrize("width, height", [(60, 24), (80, 24), (80, 12), (120, 24)])
+async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width, height):
     app = quiet_app(FewestApp(data_dir=str(tmp_path)))
-    async with app.run_test(size=(width, 24)) as pilot:
+    async with app.run_test(size=(width, height)) as pilot:  # (12 rows: the tree scrolls)
         await pilot.pause()
         browser = app.screen
         tree = browser.query_one("#shelves", Tree)
-        usable = tree.content_size.width - 4  # less the tree guides
+        usable = tree.scrollable_content_region.width - 4  # less the tree guides (and its scrollbar)
         labels = {i: str(leaf.label) for i, leaf in browser._leaves.items()}
         table = browser.query_one("#levels", DataTable)  # (and the level table fits beside it)
         assert table.virtual_size.width <= table.scrollable_content_region.width
@@ -245,6 +245,32 @@ async def test_pack_labels_fit_the_tree_with_their_counts_whole(tmp_path, width)
         assert all("…" not in label for label in labels.values())
     else:
         assert any("…" in label for label in labels.values())  # the narrow tree did cut some
+
+
+async def test_a_narrow_browser_shows_one_pane_at_a_time_the_focused_one(tmp_path):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=(50, 24)) as pilot:
+        await pilot.pause()
+        browser = app.screen
+        tree, table = browser.query_one("#shelves", Tree), _table(app)
+        pane = browser.query_one("#levels-pane")
+
+        def shown(widget) -> bool:
+            return widget.display and widget.region.width > 0
+
+        assert app.focused is table and shown(table) and not shown(tree)
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # whole, not cut
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is tree and shown(tree) and not shown(pane)
+        assert tree.region.width == 50 and all("…" not in str(leaf.label) for leaf in browser._leaves.values())
+        await pilot.press("down", "down", "enter")  # a pack: its levels, in the one pane
+        await pilot.pause()
+        assert app.focused is table and shown(table) and not shown(tree)
+        assert browser.shelf_index != 0
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause()
+        assert shown(table) and shown(tree) and tree.region.width < 50  # both again, side by side
 
 
 async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tmp_path):

@@ -27,11 +27,17 @@ from fewest.tui.progress import ProgressStore
 # The pack tree's width (app.tcss holds the usual one): wider from WIDE_SCREEN columns on,
 # where level titles have room to spare, narrower below NARROW_SCREEN, where the level
 # table would not fit beside it. A pack title is cut so its count always shows whole: the
-# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2).
-TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 6
+# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2, and 1 for the
+# scrollbar a short terminal gives the tree). Below
+# ONE_PANE_SCREEN even the narrow tree leaves the table too little: one pane shows at a
+# time, the focused one, over the whole width (tab switches, as ever).
+TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 7
 NARROW_TREE_WIDTH, NARROW_SCREEN = 18, 80
 PACK_WIDTH = 12
 MARK_WIDTH = 8  # "✓ solved", "assisted"
+TABLE_FIXED = 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3  # the table less its title column: # Par Best mark, gaps, margins
+MIN_TITLE = 10
+ONE_PANE_SCREEN = TABLE_FIXED + MIN_TITLE + NARROW_TREE_WIDTH
 PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 
 
@@ -194,16 +200,29 @@ class BrowserScreen(Screen):
 
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""
-        fixed = 3 + 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3
-        fixed += PACK_WIDTH + 2 if searching else self._tree_width()  # a search hides the tree
-        return max(10, self.size.width - fixed)
+        fixed = TABLE_FIXED
+        if searching:
+            fixed += PACK_WIDTH + 2  # (a search hides the tree)
+        elif not self._one_pane():
+            fixed += self._tree_width()
+        return max(MIN_TITLE, self.size.width - fixed)
 
     def _tree_width(self) -> int:
         width = self.size.width
+        if self._one_pane():
+            return width
         return WIDE_TREE_WIDTH if width >= WIDE_SCREEN else TREE_WIDTH if width >= NARROW_SCREEN else NARROW_TREE_WIDTH
 
+    def _one_pane(self) -> bool:
+        return self.size.width < ONE_PANE_SCREEN
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # (in one-pane mode the focused pane is the one shown)
+        self.set_class(isinstance(event.widget, Tree), "-packs")
+
     def on_resize(self) -> None:
-        self.query_one("#shelves", Tree).styles.width = self._tree_width()
+        self.set_class(self._one_pane(), "-one-pane")
+        self.query_one("#shelves", Tree).styles.width = "1fr" if self._one_pane() else self._tree_width()
         self._relabel_tree()
         if self.shelves:
             self._fill_table(cursor=self.query_one("#levels", DataTable).cursor_row)
@@ -304,7 +323,7 @@ class BrowserScreen(Screen):
         """Between the tree of packs and the level table (the search box is reached with /)."""
         tree = self.query_one("#shelves", Tree)
         target = self.query_one("#levels", DataTable) if self.focused is tree else tree
-        if not target.display:  # searching hides the tree
+        if self.query_text:  # searching hides the tree
             target = self.query_one("#levels", DataTable)
         target.focus()
 
