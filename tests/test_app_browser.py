@@ -273,6 +273,28 @@ async def test_a_narrow_browser_shows_one_pane_at_a_time_the_focused_one(tmp_pat
         assert shown(table) and shown(tree) and tree.region.width < 50  # both again, side by side
 
 
+async def test_titles_and_paths_with_brackets_show_as_written(tmp_path):
+    # Rich markup would crash on "[/]" and eat "[red]": titles and paths are the user's text.
+    folder = tmp_path / "[/x]"
+    folder.mkdir(parents=True)  # (a folder "[" holding one "x]")
+    path = folder / "marks.xsb"
+    grid = "#####\n#@$.#\n#####\n"
+    titles = ["oops [/] closing", "[red]Red[/red] level"]
+    path.write_text("".join(f"Title: {t}\n{grid}\n" for t in titles), encoding="utf-8")
+    app = quiet_app(FewestApp(read_file(str(path)), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, BoardScreen)
+        await pilot.press("q")  # to the browser, on the file's levels
+        await wait_for(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        table = _table(app)
+        assert [str(table.get_row_at(r)[1]) for r in range(table.row_count)] == titles
+        assert str(path) in str(app.screen.query_one("#browser-message").render())
+        await pilot.press("slash", *"closing")  # a search shows them too
+        await pilot.pause()
+        assert [str(table.get_row_at(r)[2]) for r in range(table.row_count)] == titles[:1]
+
+
 async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tmp_path):
     app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
     async with app.run_test(size=SIZE) as pilot:

@@ -79,7 +79,7 @@ class FewestApp(App):
 
             self.push_screen(BoardScreen(self.entries, index, self.store, title), came_back)
         if self.notes:
-            self.notify("\n".join(self.notes), title="Levels that could not be read",
+            self.notify("\n".join(self.notes), title="Levels that could not be read", markup=False,
                         severity="warning", timeout=20)
         self.show_store_messages()
         self.set_interval(1.0, self.show_store_messages)
@@ -121,7 +121,8 @@ class FewestApp(App):
     def show_store_messages(self) -> None:
         """Problems the progress store met (a corrupt file moved aside, a failed save)."""
         while self.store.messages:
-            self.notify(self.store.messages.pop(0), title="Progress", severity="warning", timeout=12)
+            self.notify(self.store.messages.pop(0), title="Progress", severity="warning", timeout=12,
+                        markup=False)
 
     def _remember_theme(self, theme: object) -> None:
         name = getattr(theme, "name", None)

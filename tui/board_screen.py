@@ -149,7 +149,7 @@ class BoardScreen(Thinking, Screen[int]):
         yield Header(icon="")
         with Container(id="board-area"):
             yield self._make_board()
-        yield Static(id="message")
+        yield Static(id="message", markup=False)  # (titles and paths are the user's: never markup)
         yield StatusBar(id="status")
         yield Footer(compact=True)
 

@@ -71,7 +71,7 @@ class BrowserScreen(Screen):
             with Vertical(id="levels-pane"):
                 yield Input(placeholder="/ search level titles", id="search")
                 yield DataTable(id="levels", cursor_type="row", zebra_stripes=True)
-        yield Static(id="browser-message")
+        yield Static(id="browser-message", markup=False)  # (titles and paths: never markup)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -174,11 +174,12 @@ class BrowserScreen(Screen):
                     continue
                 record = self.store.level(entry.key)
                 par = par_of(entry, self.store)
-                row = [str(entry.index), _clip(entry.display_title(), title_width),
+                # (titles as Text: a string cell is read as markup, and "[/]" in one would crash)
+                row = [str(entry.index), Text(_clip(entry.display_title(), title_width)),
                        "?" if par is None else str(par),
                        "-" if record.best_moves is None else str(record.best_moves), self._mark(entry)]
                 if searching:
-                    row.insert(0, shelf.title[:PACK_WIDTH])
+                    row.insert(0, Text(shelf.title[:PACK_WIDTH]))
                 table.add_row(*row)
                 self._rows.append((s, i))
         if cursor is not None and self._rows:
@@ -395,7 +396,7 @@ class OpenFileScreen(ModalScreen[str | None]):
         with Vertical(id="open-card"):
             yield Static("Open a level file (any supported format)", id="open-title")
             yield Input(placeholder="path/to/levels.xsb", id="open-path")
-            yield Static(id="open-error")
+            yield Static(id="open-error", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         path = os.path.expanduser(event.value.strip())

@@ -67,8 +67,8 @@ class SolvedScreen(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="solved-card"):
-            yield Static(headline(self.facts), id="solved-headline")
-            yield Static(verdict(self.facts), id="solved-verdict")
+            yield Static(headline(self.facts), id="solved-headline", markup=False)
+            yield Static(verdict(self.facts), id="solved-verdict", markup=False)
             with Horizontal(id="solved-buttons"):
                 if self.facts.has_next:  # (none after the last level: the card says so)
                     yield Button("Next level  n", id="next", variant="success", compact=True)
