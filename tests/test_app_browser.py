@@ -295,6 +295,64 @@ async def test_titles_and_paths_with_brackets_show_as_written(tmp_path):
         assert [str(table.get_row_at(r)[2]) for r in range(table.row_count)] == titles[:1]
 
 
+def _sokoban_file(path, titles: list[str], widths: dict[str, int] | None = None) -> None:
+    """One-box levels, each titled; a width makes that level's corridor longer (another level)."""
+    widths = widths or {}
+    text = ""
+    for title in titles:
+        floor = " " * widths.get(title, 0)
+        text += f"Title: {title}\n#####{'#' * len(floor)}\n#@$.{floor}#\n#####{'#' * len(floor)}\n\n"
+    path.write_text(text, encoding="utf-8")
+
+
+async def test_enter_opens_the_level_chosen_even_after_the_file_changed(tmp_path):
+    path = tmp_path / "mine.xsb"
+    names = ["Alpha", "Beta", "Gamma", "Delta"]
+    _sokoban_file(path, names, {n: i for i, n in enumerate(names)})
+    app = quiet_app(FewestApp(read_file(str(path)), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        table = _table(app)
+        table.move_cursor(row=2)
+        await pilot.pause()
+        # A level put in at the top: the row the player chose is Gamma's still, now 4th in the file.
+        _sokoban_file(path, ["New", *names], {n: i for i, n in enumerate(names)} | {"New": 9})
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, BoardScreen))
+        assert app.screen.entry.display_title() == "Gamma" and app.screen.entry.index == 4
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        # Gamma changed on disk: Enter on its (old) row opens nothing, and says why.
+        _sokoban_file(path, ["New", *names], {n: i for i, n in enumerate(names)} | {"New": 9, "Gamma": 7})
+        row = table.cursor_row
+        assert str(table.get_row_at(row)[1]) == "Gamma"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowserScreen)
+        message = str(app.screen.query_one("#browser-message").render())
+        assert "changed since it was listed: level 4 (Gamma) is no longer in it as it was" in message
+
+
+async def test_a_file_that_did_not_read_is_read_again_when_chosen(tmp_path):
+    path = tmp_path / "gone.xsb"
+    _sokoban_file(path, ["Only"])
+    app = quiet_app(FewestApp(read_file(str(path)), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        browser = app.screen
+        path.unlink()
+        await pilot.press("enter")  # the file is gone: said, and listed under "Unreadable files"
+        await pilot.pause()
+        assert browser.current_shelf.error and "No such file" in browser.current_shelf.error
+        _sokoban_file(path, ["Only", "Second"])  # back again (an editor saving by rename)
+        await pilot.press("tab", "enter")  # the tree's cursor is on it: enter reads it again
+        await wait_for(pilot, lambda: not browser.current_shelf.error)
+        assert browser.current_shelf.path == str(path) and len(browser.current_shelf.entries) == 2
+        assert _table(app).row_count == 2 and app.focused is _table(app)
+
+
 async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tmp_path):
     app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
     async with app.run_test(size=SIZE) as pilot:

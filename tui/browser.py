@@ -235,6 +235,12 @@ class BrowserScreen(Screen):
     def show_shelf(self, index: int, level: int = 0, move_tree: bool = True) -> None:
         """The shelf's levels in the table, the tree's cursor put on it unless `move_tree`
         is False (the cursor moved there itself, and may have gone on since)."""
+        shelf = self.shelves[index]
+        if shelf.error and shelf.path:  # a file that did not read may have been mended since
+            fresh = load_file_shelf(shelf.path)
+            if not fresh.error:  # (it moves out of "Unreadable files": the tree is built again)
+                self.reload(select_path=shelf.path)
+                return
         self.shelf_index = index
         self._fill_table(cursor=level)
         leaf = self._leaves.get(index)
@@ -264,6 +270,8 @@ class BrowserScreen(Screen):
             entries = self.shelves[node.data].entries
             self.show_shelf(node.data, next_unsolved(entries, self.store) if entries else 0)
         if node.data is not None:
+            if self.shelves[node.data].error:  # (enter tries a file that did not read again)
+                self.show_shelf(node.data)
             self.query_one("#levels", DataTable).focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -288,6 +296,11 @@ class BrowserScreen(Screen):
         table = self.query_one("#levels", DataTable)
         self._relabel_tree()
         self._fill_table(cursor=table.cursor_row)
+        # The tree's cursor on the shelf shown: a tree first laid out under a board (`fewest
+        # play`) had none, and a board's n/p may have gone on to another file.
+        tree, leaf = self.query_one("#shelves", Tree), self._leaves.get(self.shelf_index)
+        if leaf is not None and tree.cursor_node is not leaf:
+            tree.move_cursor(leaf)
 
     # ----- actions ------------------------------------------------------------
     def open_level(self, shelf_index: int, level: int) -> None:
@@ -295,14 +308,19 @@ class BrowserScreen(Screen):
 
         shelf = self.shelves[shelf_index]
         if shelf.is_file:  # re-read from disk: the file may have changed or vanished
+            chosen = shelf.entries[level] if level < len(shelf.entries) else None
             fresh = load_file_shelf(shelf.path or "")
             self.shelves[shelf_index] = fresh
-            if fresh.error or level >= len(fresh.entries):
-                self.say(fresh.error or f"{shelf.path} no longer has level {level + 1}")
+            # The level chosen, by what it is: an edit may have moved it, or changed it.
+            found = [i for i, entry in enumerate(fresh.entries) if chosen and entry.key == chosen.key]
+            if fresh.error or not found:
                 self._relabel_tree()
-                self._fill_table()
+                self._fill_table(cursor=level)
+                what = f"level {chosen.index} ({chosen.display_title()})" if chosen else "that level"
+                self.say(fresh.error or f"{shelf.path} changed since it was listed: {what} is no longer "
+                         "in it as it was. Here is the file as it is now.")
                 return
-            shelf = fresh
+            shelf, level = fresh, level if level in found else found[0]
         self.shelf_index = shelf_index
         if self.query_text:  # come back to the shelf, not the search
             self.query_one("#search", Input).value = ""
