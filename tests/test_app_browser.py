@@ -353,6 +353,16 @@ async def test_a_file_that_did_not_read_is_read_again_when_chosen(tmp_path):
         assert _table(app).row_count == 2 and app.focused is _table(app)
 
 
+async def test_a_paste_with_a_bad_level_says_which_was_left_out(tmp_path):
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        _table(app).post_message(events.Paste("#####\n#@$.#\n#####\n\n#####\n#@$X#\n#####\n"))
+        await wait_for(pilot, lambda: app.store.recent != [])
+        message = str(app.screen.query_one("#browser-message").render())
+        assert message.startswith("Pasted 1 level, kept as ")
+        assert message.endswith("1 level left out, unreadable: level 2: line 6, col 4: unknown character 'X'")
+
+
 async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tmp_path):
     app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
     async with app.run_test(size=SIZE) as pilot:

@@ -192,11 +192,7 @@ class BrowserScreen(Screen):
         elif shelf is not None:
             where = shelf.path or "bundled"
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
-            if shelf.left_out:  # (the first of them in full, on the second line)
-                count = len(shelf.left_out)
-                line += f"\n{counted(count, 'level', 'levels')} left out, unreadable: {shelf.left_out[0]}"
-                line += f"; {count - 1} more (`fewest check` lists them)" if count > 1 else ""
-            self.say(line)
+            self.say(line + _left_out_line(shelf))
         self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
 
     def _title_width(self, searching: bool) -> int:
@@ -388,7 +384,9 @@ class BrowserScreen(Screen):
         self.reload(select_path=path)
         self.query_one("#levels", DataTable).focus()
         levels = "1 level" if count == 1 else f"{count} levels"
-        self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).")
+        shelf = self.current_shelf
+        left_out = _left_out_line(shelf) if shelf is not None and shelf.path == path else ""
+        self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).{left_out}")
 
     def action_forget_file(self) -> None:
         shelf = self.current_shelf
@@ -428,6 +426,15 @@ class OpenFileScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _left_out_line(shelf: Shelf) -> str:
+    """A second message line for a file's levels that did not read: the first in full."""
+    if not shelf.left_out:
+        return ""
+    count = len(shelf.left_out)
+    line = f"\n{counted(count, 'level', 'levels')} left out, unreadable: {shelf.left_out[0]}"
+    return line + (f"; {count - 1} more (`fewest check` lists them)" if count > 1 else "")
 
 
 def _clip(text: str, width: int) -> str:
