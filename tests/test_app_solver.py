@@ -441,6 +441,20 @@ async def test_a_par_the_solver_disproves_gives_way_to_the_proven_one(tmp_path):
         assert "Par 1" in _status(app)
 
 
+async def test_a_par_for_a_level_with_no_solution_is_said_to_be_wrong(tmp_path):
+    # The box in a corner off the goal: no plan at all, whatever the file says.
+    app = app_on_text(tmp_path, "Par: 4\n#####\n#$ .#\n# @ #\n#####\n", str(tmp_path / "stuck.xsb"))
+    app.learn_par = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await wait_for(pilot, lambda: screen.unsolvable)
+        assert shortest_plan(screen.game.rules, screen.game.level) is None
+        assert _message(app) in (  # (whichever of the two checks ends last)
+            "This level has no solution, proven by the solver: the level's file says par 4.",
+            "Deadlock: this level can't be solved, not even from its start (its file's par 4 is wrong).")
+        assert "Par none" in _status(app)
+
+
 def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
     level = read_text("#####\n#@$.#\n#####\n", "corridor.xsb")[0].level
     start = sokoban.initial_state(level)

@@ -69,6 +69,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.pack_title = pack_title
         self._board: BoardView | None = None
         self._save_timer: Timer | None = None
+        self.unsolvable = False  # proven by the solver, for the level shown
         self._open(index)
 
     # ----- opening and leaving a level ----------------------------------
@@ -136,6 +137,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.board.focus()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
+        self.unsolvable = False  # (until the solver proves it)
         self._prepare(entry, self.book, unproven)
         self._changed()
 
@@ -238,10 +240,11 @@ class BoardScreen(Thinking, Screen[int]):
         facts = StatusFacts(
             moves=counters.moves,
             pushes=counters.pushes if shows_pushes else None,
-            par=par_of(self.entry, self.store),
+            par=None if self.unsolvable else par_of(self.entry, self.store),
             best=record.best_moves,
             hints=self.hints,
             seconds=self.seconds if self.app.show_timer else None,
+            unsolvable=self.unsolvable,
         )
         self.query_one(StatusBar).show(facts, self._activity())
 

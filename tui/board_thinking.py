@@ -262,8 +262,8 @@ class Thinking:
                 self.meter_value = value
         elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
             key, par = worker.result
-            if par is not None and key == self.entry.key:
-                self._proven_par(par)
+            if key == self.entry.key:
+                self._proven_par(par) if par is not None else self._proven_unsolvable()
         self._show_status()
 
     # ----- deadlock warning ------------------------------------------------
@@ -279,10 +279,11 @@ class Thinking:
         worker = get_current_worker()
         return state, undos_out_of_deadlock(family, level, state, history, known, lambda: worker.is_cancelled)
 
-    @staticmethod
-    def _deadlock_text(back: int) -> str:
+    def _deadlock_text(self, back: int) -> str:
         if back == 0:
-            return "Deadlock: this level can't be solved, not even from its start."
+            par = self.entry.par
+            wrong = f" (its file's par {par} is wrong)" if par is not None else ""
+            return f"Deadlock: this level can't be solved, not even from its start{wrong}."
         moves = f"{back} move{'s' if back != 1 else ''}"
         return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
 
@@ -294,6 +295,12 @@ class Thinking:
         if told:
             self.say(f"Par {par}, proven by the solver: the level's file says {entry.par}.")
 
+    def _proven_unsolvable(self) -> None:
+        """No par at all: where the level's file gives one, it is wrong, and the board says so."""
+        self.unsolvable = True
+        if self.entry.par is not None:
+            self.say(f"This level has no solution, proven by the solver: the level's file says par {self.entry.par}.")
+
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:
         """Warm the solver's tables, then (cheaply, if possible) learn the par."""
@@ -303,6 +310,8 @@ class Thinking:
             return None
         solution = api.solve(entry.family, entry.level, budget=PAR_BUDGET,
                              should_stop=lambda: worker.is_cancelled)
+        if solution.status is Status.UNSOLVABLE:
+            return entry.key, None
         if solution.status is not Status.OPTIMAL:
             return None
         book.learn(book.rules.initial_state(entry.level), solution.moves)
