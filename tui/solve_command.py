@@ -56,7 +56,7 @@ def _text(record: dict, metric: str) -> str:
     status = record["status"]
     # what the proof got to when it stopped: no plan is shorter than this
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
-    wrong_par = _wrong_par(record) if metric == "moves" else ""  # (a file's par counts moves)
+    wrong_par = _wrong_par(record, metric)
     if record["length"] is None:
         what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
         return f"{head}: {what}{wrong_par} [{record['seconds']:.3f} s]"
@@ -76,18 +76,20 @@ def _text(record: dict, metric: str) -> str:
     return f"{head}: {', '.join(facts)}, {proof}{wrong_par} [{record['seconds']:.3f} s]\n  {plan}"
 
 
-def _wrong_par(record: dict) -> str:
+def _wrong_par(record: dict, metric: str) -> str:
     """Where the level's file states a par that what was proven or found shows wrong, a
-    note saying so (for authors checking their levels), else nothing."""
+    note saying so (for authors checking their levels), else nothing. A par counts moves:
+    under the pushes metric only a plan with fewer moves, or none at all, disproves it."""
     par = record.get("par")
     if par is None:
         return ""
     length, least = record["length"], record.get("at_least")
+    by_moves = metric == "moves"
     wrong = (
         record["status"] == "unsolvable"
-        or (record["optimal"] and length != par)
+        or (by_moves and record["optimal"] and length != par)
         or (length is not None and length < par)  # beaten by a plan, proven or not
-        or (least is not None and least > par)  # below what is proven
+        or (by_moves and least is not None and least > par)  # below what is proven
     )
     return f"; the file's par {par} is wrong" if wrong else ""
 
