@@ -78,18 +78,19 @@ def _text(record: dict, metric: str) -> str:
 
 def _wrong_par(record: dict, metric: str) -> str:
     """Where the level's file states a par that what was proven or found shows wrong, a
-    note saying so (for authors checking their levels), else nothing. A par counts moves:
-    under the pushes metric only a plan with fewer moves, or none at all, disproves it."""
+    note saying so (for authors checking their levels), else nothing. A par counts moves;
+    under the pushes metric what is proven counts pushes, and every push is a move."""
     par = record.get("par")
     if par is None:
         return ""
     length, least = record["length"], record.get("at_least")
-    by_moves = metric == "moves"
+    if metric == "pushes" and record["optimal"]:
+        least = record["pushes"]  # (the fewest pushes: no plan has fewer moves than that)
     wrong = (
         record["status"] == "unsolvable"
-        or (by_moves and record["optimal"] and length != par)
+        or (metric == "moves" and record["optimal"] and length != par)
         or (length is not None and length < par)  # beaten by a plan, proven or not
-        or (by_moves and least is not None and least > par)  # below what is proven
+        or (least is not None and least > par)  # below what is proven
     )
     return f"; the file's par {par} is wrong" if wrong else ""
 
