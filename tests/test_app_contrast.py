@@ -1,0 +1,54 @@
+"""Every glyph a board draws reads in both themes: its colour against what it sits on."""
+
+from __future__ import annotations
+
+import pytest
+
+from fewest.tui.app import THEMES
+from fewest.tui.board_base import BoardView
+from tests.app_support import SIZE, board_screen, make_app
+
+FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
+LEAST = 3.0  # WCAG's ratio for large or bold text (the boards' glyphs are bold or blocks)
+FILLS = {("sokoban", "board--wall")}  # drawn in the colour of their own background on purpose
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(value: int) -> float:
+        x = value / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b = map(channel, rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_contrast_is_the_wcag_ratio():
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast((119, 119, 119), (255, 255, 255)) == pytest.approx(4.48, abs=0.01)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_board_glyphs_read_in_both_themes(tmp_path, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        board = board_screen(app).board
+        names = set(BoardView.COMPONENT_CLASSES) | set(type(board).COMPONENT_CLASSES)
+        poor = []
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            ground = tuple(board.background_colors[1].rgb)
+            for name in sorted(names - {n for f, n in FILLS if f == family}):
+                style = board.get_component_rich_style(name)
+                if style.color is None:
+                    continue  # (no glyph colour of its own: the board's text colour)
+                fg = tuple(style.color.get_truecolor())
+                bg = tuple(style.bgcolor.get_truecolor()) if style.bgcolor else ground
+                if contrast(fg, bg) < LEAST:
+                    poor.append(f"{theme} {name}: {contrast(fg, bg):.2f}")
+        assert not poor, poor
