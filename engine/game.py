@@ -8,7 +8,7 @@ rebuilt by replaying them, so every save exercises the rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Iterable, Sequence
 
@@ -24,11 +24,13 @@ class EntryKind(str, Enum):
 
 @dataclass(frozen=True)
 class Entry:
-    """One step of history: how it was made, the move (None for a restart), the state after it."""
+    """One step of history: how it was made, the move (None for a restart), the state after it,
+    and whether its line had help by then (a hint or solve since the restart, undone or not)."""
 
     kind: EntryKind
     move: Any
     state: Any
+    helped: bool = False
 
     @property
     def text(self) -> str | None:
@@ -73,8 +75,9 @@ class Game:
 
     @property
     def assisted(self) -> bool:
-        """True when a hint or solution played a move of the current line."""
-        return any(e.kind in (EntryKind.HINT, EntryKind.SOLVE) for e in self._line())
+        """True when a hint or solution played a move of the current line, even one undone
+        since: taking back the hint's move and making it by hand is still the hint's help."""
+        return self._position > 0 and self._entries[self._position - 1].helped
 
     def is_solved(self) -> bool:
         return self.rules.is_solved(self.level, self.state)
@@ -125,8 +128,19 @@ class Game:
                 break
 
     def _push(self, entry: Entry) -> None:
+        tail = self._entries[self._position :]
+        if entry.kind is EntryKind.RESTART:
+            helped = False
+        else:
+            before = self._position > 0 and self._entries[self._position - 1].helped
+            undone = False  # help on this line that was undone (the tail up to its next restart)
+            for later in tail:
+                if later.kind is EntryKind.RESTART:
+                    break
+                undone = undone or later.helped
+            helped = entry.kind in (EntryKind.HINT, EntryKind.SOLVE) or before or undone
         del self._entries[self._position :]
-        self._entries.append(entry)
+        self._entries.append(replace(entry, helped=helped))
         self._position += 1
 
     # ----- saving -------------------------------------------------------
@@ -135,6 +149,7 @@ class Game:
         return {
             "entries": [[e.kind.value, e.text] for e in self._entries],
             "position": self._position,
+            "helped": [e.helped for e in self._entries],  # (undone help is in no entry's kind)
         }
 
     @classmethod
@@ -155,4 +170,7 @@ class Game:
         if not 0 <= position <= len(game._entries):
             raise InvalidMoveError(f"malformed saved game: position {position} out of range")
         game._position = position
+        helped = record.get("helped")  # (absent from games saved before it was kept)
+        if isinstance(helped, list) and len(helped) == len(game._entries):
+            game._entries = [replace(e, helped=e.helped or h is True) for e, h in zip(game._entries, helped)]
         return game

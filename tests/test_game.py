@@ -51,6 +51,31 @@ def test_assisted_only_counts_current_line():
     assert game.assisted
 
 
+def test_help_undone_and_then_played_by_hand_is_still_help():
+    game = new_game()
+    game.play("+", EntryKind.HINT)
+    game.undo()
+    game.play("+")  # the hint's move, by hand
+    assert game.assisted and [e.kind for e in game.entries] == [EntryKind.MOVE]
+    again = Game.from_record(toy, game.level, game.to_record())  # kept in a save
+    assert again.assisted
+    game.restart()
+    game.play("+")
+    assert not game.assisted  # a restart is a fresh start
+    game.undo()
+    game.undo()  # back before the restart: that line had help
+    assert game.assisted
+    game.undo()
+    game.play("*")  # (a line whose undone tail had help, before any restart)
+    assert game.assisted
+    fresh = new_game()
+    fresh.play("+")
+    fresh.play("+", EntryKind.SOLVE)
+    fresh.restart()
+    fresh.play("+")
+    assert not Game.from_record(toy, fresh.level, fresh.to_record()).assisted
+
+
 def test_illegal_and_invalid_moves_leave_game_unchanged():
     game = Game(toy, toy.Level(toy.LIMIT - 1, 12))
     with pytest.raises(IllegalMoveError):
