@@ -266,10 +266,11 @@ def test_check_lists_every_error_of_a_collection_none_of_whose_levels_read(capsy
 
 
 def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_does(tmp_path, monkeypatch):
-    from fewest.tui import app
+    from fewest.tui import app, cli
 
     opened = []
     monkeypatch.setattr(app.FewestApp, "run", lambda self: opened.append((self.entries, self.start_index, self.notes)))
+    monkeypatch.setattr(cli, "_is_terminal", lambda stream: True)
     path = tmp_path / "mixed.xsb"
     path.write_text(MIXED.split("\n\n", 1)[1], encoding="utf-8")  # (counts wrong, then good two)
     assert main(["play", str(path)]) == 0
@@ -287,7 +288,41 @@ def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tm
     done = subprocess.run(argv + ["check", str(many)], stdout=reader.stdin, stderr=subprocess.PIPE, text=True, timeout=60)
     reader.stdin.close()
     reader.wait(timeout=10)
-    assert done.returncode == 1 and done.stderr == ""
+    assert done.returncode == 141 and done.stderr == ""  # (as a shell reports a reader gone: not "unsolved")
+
+
+def _command() -> list[str]:
+    command = shutil.which("fewest")
+    return [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+
+
+def test_the_app_without_a_terminal_says_so_rather_than_spin(tmp_path):
+    level = tmp_path / "one.xsb"
+    level.write_text("#####\n#@$.#\n#####\n", encoding="utf-8")
+    env = {**os.environ, "FEWEST_DATA_DIR": str(tmp_path / "data")}
+    for args in ([], ["play", str(level)]):
+        done = subprocess.run(_command() + args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=60, env=env)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith("fewest: error: ") and "needs a terminal" in done.stderr
+
+
+def test_output_that_cannot_be_written_as_asked_still_ends_plainly(tmp_path):
+    level = tmp_path / "ёлка.xsb"
+    level.write_text("Title: Ёлка ✓ café\n#####\n#@$.#\n#####\n", encoding="utf-8")
+    ascii_only = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(_command() + ["solve", str(level)], capture_output=True, timeout=60, env=ascii_only)
+    assert done.returncode == 0 and b"'???? ? caf?' (sokoban): 1 move, 1 push, optimal" in done.stdout
+    # Standard error closed: the answer still comes, with its exit code.
+    done = subprocess.run(_command() + ["solve", str(level)], stdout=subprocess.PIPE, timeout=60,
+                          preexec_fn=lambda: os.close(2))
+    assert done.returncode == 0 and b"1 move, 1 push, optimal" in done.stdout
+    if os.path.exists("/dev/full"):  # a full disk: one line, not a traceback
+        with open("/dev/full", "w") as full:
+            done = subprocess.run(_command() + ["solve", str(level)], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, timeout=60)
+        assert done.returncode == 2
+        assert done.stderr == "fewest: error: cannot write the output: No space left on device\n"
 
 
 def test_dash_reads_standard_input_as_a_process():

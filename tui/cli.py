@@ -1,7 +1,8 @@
 """The `fewest` command: the app, `play`, `solve`, `check` and `bench`.
 
 Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
-2 bad input or usage, with a one-line message naming the file and no traceback.
+2 bad input or usage, with a one-line message naming the file and no traceback;
+130 stopped by Ctrl-C; 141 the output's reader went away (as a shell reports SIGPIPE).
 Imports stay lazy so `fewest solve` starts fast and never loads Textual.
 """
 
@@ -54,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
         "solve", help="print shortest plans for every level of the files",
         epilog="Exit status: 0 every level proven, 1 some level not (out of budget, or no plan; with "
         "--format contest a proven 'no plan' counts as proven), 2 bad input, 130 stopped by Ctrl-C "
-        "(the first press stops the proof and prints what it proved; a second quits at once).",
+        "(the first press stops the proof and prints what it proved; a second quits at once), 141 the "
+        "output's reader went away.",
     )
     solve.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
     solve.add_argument("--level", type=int, metavar="N", help="only level N of each file")
@@ -137,14 +139,30 @@ def _run_play(args: argparse.Namespace) -> int:
     from fewest.tui.app import FewestApp
 
     notes = [_left_out(problem) for problem in collection.unreadable]
+    _need_terminal("play")
     app = FewestApp(entries=collection.entries, start_index=start, notes=notes)
     app.run()
     return app.return_code or 0
 
 
+def _need_terminal(command: str) -> None:
+    """The app reads keys from a terminal and draws on one: without, it could only spin."""
+    if not _is_terminal(sys.stdin) or not _is_terminal(sys.stdout):
+        raise UsageError(f"{command} needs a terminal for its keys and screen; standard input or output is not "
+                         "one (solve and check work without)")
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # (no such method, or closed)
+        return False
+
+
 def _run_app() -> int:
     from fewest.tui.app import FewestApp
 
+    _need_terminal("fewest")
     app = FewestApp()
     app.run()
     return app.return_code or 0
@@ -216,14 +234,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
+    _usable_streams()
     try:
         code = main()
         sys.stdout.flush()  # (a closed pipe shows here, not at exit)
     except BrokenPipeError:
         # The reader went away (`fewest check FILE | head`): stop quietly, no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = 1
+        code = 141
+    except OSError as exc:  # the output cannot be written (a full disk)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"fewest: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        code = 2
     sys.exit(code)
+
+
+def _usable_streams() -> None:
+    """Standard streams the commands can always write to: a closed one as the null device
+    (the answers and exit code still count), and characters the output's encoding lacks
+    (a title in another script, on a Latin-1 system) replaced rather than a crash."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+        elif hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace" if name == "stdout" else "backslashreplace")
 
 
 if __name__ == "__main__":
