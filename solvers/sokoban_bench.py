@@ -18,7 +18,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import Callable, Container
+from typing import AbstractSet, Callable
 
 from fewest.solvers.control import Budget, Control
 
@@ -93,9 +93,11 @@ def run_collection(
     on_row: Callable[[BenchRow], None] | None = None,
     memory_bytes: int = 2 * 1024**3,
     expected_csv: str | os.PathLike | None = None,
-    levels: Container[int] | None = None,
+    levels: AbstractSet[int] | None = None,
 ) -> BenchSummary:
-    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`)."""
+    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`).
+    A file of another family, a level number it lacks or an unreadable table of expected
+    counts raise ValueError (before any level is solved)."""
     from fewest.levels import read_file_each  # the runner is the only user of level files here
     from fewest.solvers import sokoban  # noqa: F401  (loaded once here; every forked child shares it)
 
@@ -103,6 +105,12 @@ def run_collection(
     collection = read_file_each(path)
     entries = {entry.index: entry for entry in collection.entries}
     errors = {problem.index: str(problem.error) for problem in collection.unreadable}
+    families = sorted({entry.family for entry in collection.entries} - {"sokoban"})
+    if families:
+        raise ValueError(f"{path}: not a Sokoban collection (its levels are {', '.join(families)})")
+    missing = sorted(set(levels or ()) - entries.keys() - errors.keys())
+    if missing:
+        raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
     rows = []
     for number in sorted(entries.keys() | errors.keys()):
@@ -159,14 +167,25 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
     def number(text: str) -> int | None:
         return int(text) if text and text.strip().isdigit() else None
 
-    with open(path, newline="") as handle:
-        table = {}
-        for record in csv.DictReader(handle):
-            if metric == "moves":
-                counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
-            else:
-                counts = (number(record["min_pushes"]), None)
-            table[int(record["level"])] = counts
+    table = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            for line, record in enumerate(csv.DictReader(handle), start=2):
+                if metric == "moves":
+                    counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
+                else:
+                    counts = (number(record["min_pushes"]), None)
+                level = number(record["level"])
+                if level is None:
+                    raise ValueError(f"{path}, line {line}: level {record['level']!r} is not a number")
+                table[level] = counts
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a table of counts (not text)") from None
+    except KeyError as exc:
+        raise ValueError(f"{path}: not a table of counts: no column {exc} (the header names level, "
+                         "min_pushes, min_moves and pushes_in_min_moves)") from None
     return {key: value for key, value in table.items() if value[0] is not None}
 
 

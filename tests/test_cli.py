@@ -407,9 +407,38 @@ def test_bench_sokoban_runs_only_the_levels_asked_for(tmp_path, capsys):
     for bad in ("0", "x", "4-2", "1-"):
         code, _, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", bad)
         assert code == 2 and "--levels" in err and "Traceback" not in err
+    code, _, err = run(capsys, "bench", "sokoban", "--set", str(levels), "--levels", "2-5")
+    assert code == 2 and err == f"fewest: error: {levels}: no level 4 (the file has 3)\n"
     levels.write_text(levels.read_text().replace("#@  $.#", "#@ $$.#"))  # (level 3: 2 boxes, 1 goal)
     code, out, _ = run(capsys, "bench", "sokoban", "--set", str(levels), "--timeout", "10")
     assert code == 2 and "2/3 proven optimal, 1 unreadable;" in out and "unreadable" in out.splitlines()[3]
+
+
+def test_bench_set_refuses_what_it_cannot_use(tmp_path, capsys):
+    levels = tmp_path / "one.xsb"
+    levels.write_text("#####\n#@$.#\n#####\n", encoding="utf-8")
+    rotation = tmp_path / "rot.txt"
+    rotation.write_text("1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3\n0\n", encoding="utf-8")
+    table = tmp_path / "t.csv"
+    cases = [
+        (["rotation", "--set", str(rotation)], "--set solves a Sokoban collection"),
+        (["sokoban", "--set", str(rotation)], f"{rotation}: not a Sokoban collection (its levels are rotation)"),
+        (["--set", str(levels), "--expect", str(tmp_path / "none.csv")], "none.csv: cannot read: No such file"),
+        (["--set", str(levels), "--expect", str(levels)], "one.xsb: not a table of counts: no column 'min_moves'"),
+    ]
+    for args, said in cases:
+        code, _, err = run(capsys, "bench", *args)
+        assert code == 2 and err.startswith("fewest: error: ") and said in err, err
+    table.write_text("level,boxes,min_pushes,min_moves,pushes_in_min_moves\nx,1,1,1,1\n", encoding="utf-8")
+    code, _, err = run(capsys, "bench", "--set", str(levels), "--expect", str(table))
+    assert code == 2 and "t.csv, line 2: level 'x' is not a number" in err
+
+
+def test_bench_ratio_in_words():
+    from fewest.tui.bench import _speed
+
+    assert [_speed(r) for r in (0.0137, 0.5, 1.0, 1.5148, 3.0)] == [
+        "73x faster", "2.0x faster", "1.0x faster", "1.5x slower", "3.0x slower"]
 
 
 

@@ -94,7 +94,9 @@ def startup_seconds(repeats: int = 5) -> float:
         path = os.path.join(folder, "code.txt")
         with open(path, "w") as handle:
             handle.write("____\n____\n____\n___S\n")
-        command = [sys.executable, "-m", "fewest.tui.cli", "solve", "--format", "contest", path]
+        # (-P: not the working folder first on the path, where a `fewest/` folder, a clone's
+        # parent, say, would join the namespace package and be timed instead)
+        command = [sys.executable, "-P", "-m", "fewest.tui.cli", "solve", "--format", "contest", path]
         walls = []
         for _ in range(repeats):
             seconds, done = _timed(lambda: subprocess.run(command, capture_output=True, text=True))
@@ -104,22 +106,31 @@ def startup_seconds(repeats: int = 5) -> float:
     return statistics.median(walls)
 
 
-def _print_table(rows: list[dict]) -> None:
+def _print_heading() -> None:
     print(f"{'family':<9} {'inst':>5} {'median ms':>9} {'p95 ms':>9} {'max ms':>9} "
           f"{'total s':>8} {'warm-up s':>9}  {'baseline':>16}  ratio")
-    for row in rows:
-        if row["baseline_median"] is None:
-            base, ratio = "-".rjust(16), "-"
-        else:
-            base = f"{row['baseline_n']:>2}x{row['baseline_median'] * 1000:10.2f} ms"
-            ratio = f"{row['ratio']:.4f} ({1 / row['ratio']:.0f}x faster)" if row["ratio"] else "-"
-        print(f"{row['family']:<9} {row['instances']:>5} {_ms(row['median'])} {_ms(row['p95'])} "
-              f"{_ms(row['max'])} {row['total']:8.3f} {row['warm_up']:9.3f}  {base}  {ratio}")
-        if row["not_optimal"] or row["mismatches"]:
-            print(f"  !! {row['not_optimal']} not proven optimal, "
-                  f"{row['mismatches']} length mismatches against the baseline")
-        for note in row["notes"]:
-            print(f"  {note}")
+
+
+def _print_row(row: dict) -> None:
+    if row["baseline_median"] is None:
+        base, ratio = "-".rjust(16), "-"
+    else:
+        base = f"{row['baseline_n']:>2}x{row['baseline_median'] * 1000:10.2f} ms"
+        ratio = f"{row['ratio']:.4f} ({_speed(row['ratio'])})" if row["ratio"] else "-"
+    print(f"{row['family']:<9} {row['instances']:>5} {_ms(row['median'])} {_ms(row['p95'])} "
+          f"{_ms(row['max'])} {row['total']:8.3f} {row['warm_up']:9.3f}  {base}  {ratio}", flush=True)
+    if row["not_optimal"] or row["mismatches"]:
+        print(f"  !! {row['not_optimal']} not proven optimal, "
+              f"{row['mismatches']} length mismatches against the baseline")
+    for note in row["notes"]:
+        print(f"  {note}")
+
+
+def _speed(ratio: float) -> str:
+    """The ratio (fewest's median over the baseline's) in words."""
+    if ratio <= 1:
+        return f"{1 / ratio:.{0 if ratio < 0.1 else 1}f}x faster"
+    return f"{ratio:.1f}x slower"
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -130,15 +141,19 @@ def run_bench(args: argparse.Namespace) -> int:
 
             raise UsageError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
     if args.set_path:
+        if args.families and args.families != ["sokoban"]:
+            from fewest.tui.cli import UsageError
+
+            raise UsageError("--set solves a Sokoban collection: `fewest bench sokoban --set FILE` "
+                             "(the other families' workloads are built in)")
         from fewest.tui.bench_sokoban import run_collection_bench
 
         return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels)
     mode = "quick" if args.quick else "full"
     print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
-    rows = []
-    for family in families:
-        rows.append(bench_family(family, args.quick))
-    _print_table(rows)
+    _print_heading()
+    for family in families:  # (each row as it ends: a Ctrl-C keeps the families done)
+        _print_row(bench_family(family, args.quick))
     print(f"start-up, `fewest solve --format contest` on one password code: "
           f"{startup_seconds(3 if args.quick else 7) * 1000:.0f} ms (median wall, whole process)")
     return 0

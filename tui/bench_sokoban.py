@@ -21,6 +21,10 @@ def run_collection_bench(
         summary = run_collection(
             path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen
         )
+    except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
+        from fewest.tui.cli import UsageError
+
+        raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         # a long run stopped by hand still gets the totals of the levels it finished
         if done:
