@@ -48,6 +48,10 @@ class LevelFormatError(ValueError):
         return LevelFormatError(self.message, self.file or file, line, self.column)
 
 
+# C0 and C1 control characters (tabs as spaces): a title is shown, never obeyed.
+_SHOWN = {code: "?" for code in (*range(0x20), *range(0x7F, 0xA0))} | {0x09: " "}
+
+
 @dataclass(frozen=True)
 class LevelEntry:
     """One level as read from a file or a bundled pack."""
@@ -85,7 +89,8 @@ class LevelEntry:
         return "lv" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def display_title(self) -> str:
-        return self.title or f"Level {self.index}"
+        """The title as shown: control characters (a terminal's escapes, off a file) as `?`."""
+        return (self.title or f"Level {self.index}").translate(_SHOWN)
 
 
 @dataclass(frozen=True)

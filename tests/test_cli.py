@@ -434,6 +434,13 @@ def test_bench_set_refuses_what_it_cannot_use(tmp_path, capsys):
     assert code == 2 and "t.csv, line 2: level 'x' is not a number" in err
 
 
+def test_check_shows_control_characters_in_titles_not_their_effect(capsys, tmp_path):
+    path = tmp_path / "esc.xsb"
+    path.write_text("Title: red \x1b[31mlevel\tone\n#####\n#@$.#\n#####\n", encoding="utf-8")
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and "red ?[31mlevel one" in out and "\x1b" not in out
+
+
 def test_bench_ratio_in_words():
     from fewest.tui.bench import _speed
 

@@ -122,6 +122,9 @@ def test_an_unwritable_data_dir_is_reported_not_raised(tmp_path):
     store.record_solve("k#1", 3, 0, assisted=False)
     assert store.level("k#1").solved  # still known for this session
     assert store.messages and "Cannot save" in store.messages[0]
+    named = ProgressStore(str(blocker))  # the data folder named is a file: said so, not "File exists"
+    named.record_solve("k#1", 3, 0, assisted=False)
+    assert named.messages == [f"Cannot save {blocker}/progress.json: {blocker} is a file, not a folder"]
 
 
 def test_pasted_levels_are_kept_once_each_and_a_refusing_disk_is_reported(tmp_path):

@@ -413,6 +413,7 @@ class OpenFileScreen(ModalScreen[str | None]):
             yield Static("Open a level file (any supported format)", id="open-title")
             yield Input(placeholder="path/to/levels.xsb", id="open-path")
             yield Static(id="open-error", markup=False)
+            yield Static("enter opens it, esc cancels", id="open-keys")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         path = os.path.expanduser(event.value.strip())

@@ -21,6 +21,7 @@ is queued in `messages` for the app to show. Disk errors are reported, never rai
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -367,7 +368,7 @@ def _locked(folder: str) -> Iterator[None]:
     except ImportError:  # (Windows: the merge alone, with its short window)
         yield
         return
-    os.makedirs(folder, exist_ok=True)
+    _make_folder(folder)
     with open(os.path.join(folder, LOCK_FILE), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -376,10 +377,16 @@ def _locked(folder: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _make_folder(folder: str) -> None:
+    if os.path.exists(folder) and not os.path.isdir(folder):  # (makedirs would say "File exists")
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is a file, not a folder")
+    os.makedirs(folder, exist_ok=True)
+
+
 def _write_atomically(folder: str, path: str, text: str) -> None:
     """`text` to `path` in `folder` (made if missing) through a synced temp file and a
     rename: a crash leaves the old file or the new one, never half of one."""
-    os.makedirs(folder, exist_ok=True)
+    _make_folder(folder)
     fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
