@@ -52,3 +52,13 @@ async def test_board_glyphs_read_in_both_themes(tmp_path, family):
                 if contrast(fg, bg) < LEAST:
                     poor.append(f"{theme} {name}: {contrast(fg, bg):.2f}")
         assert not poor, poor
+
+
+async def test_sokoban_walls_stand_out_from_the_floor_without_colour(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")  # (colours turn to greys: the wall's was the floor's)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE):
+        board = board_screen(app).board
+        wall = board.get_component_rich_style("board--wall").color.get_truecolor()
+        floor = board.get_component_rich_style("board--floor").bgcolor.get_truecolor()
+        assert app.no_color and contrast(tuple(wall), tuple(floor)) >= LEAST
