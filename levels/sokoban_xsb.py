@@ -174,7 +174,26 @@ def _classify(text: str, source: str) -> list[_Line]:
             out.append(_Line("grid", number, raw, rows=rows, objects=objects))
             continue
         run_cells = 0
-    return _demote_plain_runs(out)
+    return _demote_plain_runs(_typos_in_grids(out, lines, source))
+
+
+def _typos_in_grids(out: list[_Line], lines: list[str], source: str) -> list[_Line]:
+    """A line between two grid lines that is mostly grid (`@$ X.#`) is a row with a typo,
+    not text splitting its level in two: its level gets the error, at the character."""
+    for at in range(1, len(out) - 1):
+        line = out[at]
+        if line.kind != "text" or out[at - 1].kind != "grid" or out[at + 1].kind != "grid":
+            continue
+        raw = lines[line.number - 1].rstrip()
+        marks = [char for char in raw if not char.isspace()]
+        board = [char for char in marks if char in _BOARD or char.isdigit() or char == "|"]
+        if 2 * len(board) <= len(marks) or not any(char in _OBJECTS for char in marks):
+            continue  # (a title between two levels: mostly letters)
+        col = next(col for col, char in enumerate(raw, 1)
+                   if not (char in _BOARD or char.isdigit() or char == "|" or char.isspace()))
+        error = LevelFormatError(f"unknown character {raw[col - 1]!r}", source, line.number, col)
+        out[at] = _Line("grid", line.number, raw, objects=True, error=error)
+    return out
 
 
 def _demote_plain_runs(lines: list[_Line]) -> list[_Line]:

@@ -189,6 +189,18 @@ def test_a_collection_keeps_its_readable_levels_and_says_which_are_not():
         read_text_each("Title: bad\n#####\n#@$X.#\n#####\n", "b.xsb")  # (nothing reads)
 
 
+def test_a_typo_in_a_row_not_starting_with_a_wall_is_an_error_there_not_a_split_level():
+    from fewest.levels import read_text, read_text_each
+
+    typo = "Title: typo\n  ####\n###  #\n@$ X.#\n######\n\nTitle: next\n#####\n#@$.#\n#####\n"
+    collection = read_text_each(typo, "t.xsb")
+    assert [(u.index, u.error.line, u.error.column) for u in collection.unreadable] == [(1, 4, 4)]
+    assert [(e.index, e.title) for e in collection.entries] == [(2, "next")]  # (numbered as before)
+    # A title between two levels with no blank line is still a title: mostly letters.
+    two = read_text("#####\n#@$.#\n#####\nSecond one\n######\n#@ $.#\n######\n", "two.xsb")
+    assert [e.title for e in two] == ["Second one", ""] and len(two[1].level.walls) > len(two[0].level.walls)
+
+
 def test_files_in_older_encodings_read_and_binary_ones_do_not(tmp_path):
     from fewest.levels import read_file
 
