@@ -436,3 +436,14 @@ async def test_an_unfinished_game_is_saved_soon_after_a_move_not_only_on_leaving
         await wait_for(pilot, lambda: ProgressStore(app.store.data_dir).saved_game(screen.entry.key) is not None)
         saved = ProgressStore(app.store.data_dir).saved_game(screen.entry.key)  # (as a killed app leaves it)
         assert saved.record["entries"] == [["move", "A"]]
+
+
+@pytest.mark.parametrize("goal, said", [("exit A", "get car A out at ▶"),
+                                        ("clear-row 1", "empty the row between ▶ and ◀")])
+async def test_a_traffic_board_says_its_goal_under_the_frame(tmp_path, goal, said):
+    # Rush Hour and "Get out" boards look alike but for what they ask.
+    text = f"Family: traffic\n\nTitle: Goal\ngoal: {goal}\n....\nAA..\n..B.\n..B.\n"
+    app = app_on_text(tmp_path, text, "goal.fewest")
+    async with app.run_test(size=SIZE):
+        canvas = board_screen(app).board.draw()
+        assert "".join(canvas.chars[-1]).strip() == said

@@ -106,8 +106,11 @@ class TrafficBoard(BoardView):
     def draw(self) -> Canvas:
         level, state = self.game.level, self.game.state
         n = level.n
-        canvas = Canvas(n * CELL_X + 3, n * CELL_Y + 3)
+        goal = self._goal_text()
+        width = n * CELL_X + 3
+        canvas = Canvas(max(width, len(goal)), n * CELL_Y + 4)  # (the goal's line under the frame)
         self._frame(canvas, n)
+        canvas.put(max(0, (width - len(goal)) // 2), n * CELL_Y + 3, goal, self.style("dim"))
         wall, dot = ("x" * (CELL_X - 1), ".") if self.ascii_only else ("▓" * (CELL_X - 1), "·")
         for cell in range(n * n):
             row, col = divmod(cell, n)
@@ -122,6 +125,13 @@ class TrafficBoard(BoardView):
         for i, (car, offset) in enumerate(zip(level.cars, state.offsets)):
             self._car_block(canvas, i, car, offset, n)
         return canvas
+
+    def _goal_text(self) -> str:
+        """What to do, under the board: Rush Hour and "Get out" look alike but for it."""
+        kind, target = self.game.level.goal
+        if kind == traffic.EXIT:
+            return f"get car {target} out at {ARROWS['R'][self.ascii_only]}"
+        return f"empty the row between {ARROWS['R'][self.ascii_only]} and {ARROWS['L'][self.ascii_only]}"
 
     def _frame(self, canvas: Canvas, n: int) -> None:
         tl, tr, bl, br, h, v = FRAME[self.ascii_only]
