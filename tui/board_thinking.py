@@ -112,7 +112,7 @@ class Thinking:
             return  # already thinking about this position; the answer will honour `_want`
         self._busy_since = self.app.clock()
         self._progress = None
-        self.say("Thinking…")
+        self.say("Thinking… (esc cancels)")
         self.workers.cancel_group(self, "prepare")  # par can wait; the player can't
         self._analyse(self.entry.family, self.game.level, state, self._history(), self.book, self._last_move())
         self._refresh_keys()

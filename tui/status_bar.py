@@ -62,9 +62,22 @@ class StatusBar(Static):
             field("Time", clock_text(facts.seconds))
         if activity:
             room = self.content_region.width - len(text) - 2
-            if len(activity) > room and "  (" in activity:
-                activity = activity[: activity.index("  (")]  # the aside in brackets goes first
+            activity = next((short for short in _shortened(activity) if len(short) <= room), activity)
             gap = max(2, self.content_region.width - len(text) - len(activity))
             text.append(" " * gap)
             text.append(activity, style="bold")
         self.update(text, layout=False)
+
+
+def _shortened(activity: str) -> list[str]:
+    """The activity, then shorter forms for a narrow line: the aside in brackets goes first,
+    then each detail after a comma, then all but the first two words ("⠇ thinking")."""
+    forms = [activity]
+    if "  (" in activity:
+        forms.append(activity[: activity.index("  (")])
+    while ", " in forms[-1]:
+        forms.append(forms[-1][: forms[-1].rindex(", ")])
+    words = forms[-1].split(" ")
+    if len(words) > 3:
+        forms.append(" ".join(words[:2]))
+    return forms
