@@ -285,6 +285,22 @@ async def test_sokoban_a_clicked_box_goes_where_the_next_click_says(tmp_path):
         assert board._picked_box() is None
 
 
+async def test_a_box_clicked_while_a_solve_plays_stops_it_and_stays_picked(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    app.animation_speed = 2.0  # slow enough to click halfway
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board, game = screen.board, screen.game
+        await pilot.press("S")
+        await wait_for(pilot, lambda: game.counters.moves >= 1 and bool(screen._playing))
+        row, col = divmod(min(game.state.boxes), game.level.width)
+        await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+        played = game.counters.moves
+        await pilot.pause(0.5)
+        assert not screen._playing and game.counters.moves == played  # the solve stopped
+        assert board._picked_box() == row * game.level.width + col and "should go" in _message(app)
+
+
 async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
     app = make_app(tmp_path, "sokoban")
     app.animation_speed = 2.0  # slow enough to stop halfway

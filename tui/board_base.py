@@ -101,10 +101,12 @@ class BoardView(Widget, can_focus=True):
             self.text = text
 
     def __init__(self, game: Game, ascii_only: bool = False,
-                 on_pick: Callable[[Any], None] = lambda move: None, **kwargs: Any) -> None:
+                 on_pick: Callable[[Any], None] = lambda move: None,
+                 on_select: Callable[[], None] = lambda: None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
         self.on_pick = on_pick  # the screen's: plays the move, or says why it can't
+        self.on_select = on_select  # the screen's: the player picked something (a solution playing stops)
         self.ascii_only = ascii_only
         self.hint_move: Any = None  # highlighted next move of a shortest plan (UI only)
         self._canvas: Canvas | None = None

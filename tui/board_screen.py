@@ -125,7 +125,7 @@ class BoardScreen(Thinking, Screen[int]):
     def _make_board(self) -> BoardView:
         family = self.entry.family
         self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, on_pick=self.play_picked,
-                                          id=f"board-{family}")
+                                          on_select=self._stop_animation, id=f"board-{family}")
         return self._board
 
     def _opened(self) -> None:

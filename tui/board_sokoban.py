@@ -77,6 +77,7 @@ class SokobanBoard(BoardView):
     def clicked(self, tag: Any) -> None:
         level, state = self.game.level, self.game.state
         if tag in state.boxes:
+            self.on_select()  # (a solution playing out would move on and drop the pick)
             self.picked = None if tag == self._picked_box() else tag
             self._picked_in = state
             if self.picked is not None:
