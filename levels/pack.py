@@ -130,19 +130,29 @@ def read_pack(text: str, source: str, codec: Codec) -> list[LevelEntry]:
 
 
 def write_pack(entries: Sequence[LevelEntry], codec: Codec, title: str = "") -> str:
+    """The pack's text; `read_pack` reads it back to the same levels, titles, pars and
+    metadata. A header is one line (line breaks in a value become spaces); a metadata
+    key the reader would take for the body raises ValueError."""
     out = [f"Family: {codec.family}"]
     if title:
-        out.append(f"Title: {title}")
+        out.append(_header_line("Title", title))
     for entry in entries:
         out.append("")
         if entry.title:
-            out.append(f"Title: {entry.title}")
+            out.append(_header_line("Title", entry.title))
         if entry.par is not None:
             out.append(f"Par: {entry.par}")
         for key, value in entry.metadata.items():
-            out.append(f"{key}: {value}")
+            out.append(_header_line(key, value))
         out.extend(codec.format_body(entry.level))
     return "\n".join(out) + "\n"
+
+
+def _header_line(key: str, value: str) -> str:
+    match = _HEADER.match(f"{key}:")
+    if match is None or match.group(1) != key:
+        raise ValueError(f"not a usable pack header key: {key!r} (Capitalised letters and -)")
+    return f"{key}: {' '.join(text_lines(value))}".rstrip()
 
 
 def pack_format(codec: Codec, name: str) -> Format:

@@ -390,7 +390,7 @@ def write_xsb(
         if out:
             out.append("")
         if entry.title:
-            out.extend(_header("Title", " ".join(entry.title.split())))
+            out.extend(_header("Title", " ".join(text_lines(entry.title)).strip()))  # (one line)
         if entry.par is not None:
             out.extend(_header("Par", str(entry.par)))
         for key, value in entry.metadata.items():

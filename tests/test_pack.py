@@ -68,17 +68,29 @@ def test_structural_errors(text, message):
 levels = st.lists(
     st.lists(st.integers(0, 999), min_size=1, max_size=4).map(tuple), min_size=1, max_size=4
 ).map(tuple)
-titles = st.text(alphabet="abc XYZ-", max_size=12).map(str.strip)
+titles = st.text(alphabet="abc XYZ-:;\u00e9\u2014", max_size=12).map(str.strip)
+metadata = st.dictionaries(st.sampled_from(["Author", "Comment", "Source-Url"]), titles, max_size=2)
 
 
-@given(st.lists(st.tuples(levels, titles, st.none() | st.integers(0, 99)), min_size=1, max_size=5))
+@given(st.lists(st.tuples(levels, titles, st.none() | st.integers(0, 99), metadata), min_size=1, max_size=5))
 def test_write_read_identity(items):
     entries = [
-        LevelEntry("numbers", level, title, i + 1, par, "x.fewest", format="pack")
-        for i, (level, title, par) in enumerate(items)
+        LevelEntry("numbers", level, title, i + 1, par, "x.fewest", format="pack", metadata=meta)
+        for i, (level, title, par, meta) in enumerate(items)
     ]
     again = read_pack(write_pack(entries, CODEC, title="T"), "x.fewest", CODEC)
-    assert [(e.level, e.title, e.par) for e in again] == [(e.level, e.title, e.par) for e in entries]
+    assert [(e.level, e.title, e.par, dict(e.metadata)) for e in again] == [
+        (e.level, e.title, e.par, dict(e.metadata)) for e in entries]
+
+
+def test_written_headers_are_lines_the_reader_takes_as_headers():
+    entry = LevelEntry("numbers", ((1,),), "two\nlines", 1, None, "x.fewest", format="pack",
+                       metadata={"Comment": "a\r\nb"})
+    [again] = read_pack(write_pack([entry], CODEC), "x.fewest", CODEC)
+    assert (again.level, again.title, dict(again.metadata)) == (((1,),), "two lines", {"Comment": "a b"})
+    for key in ("Date Created", "author", "Bad:key"):  # (the reader would take them for the body)
+        with pytest.raises(ValueError, match="not a usable pack header key"):
+            write_pack([LevelEntry("numbers", ((1,),), metadata={key: "x"})], CODEC)
 
 
 def test_comment_inside_a_level_keeps_error_lines_true():

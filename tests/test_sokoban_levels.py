@@ -248,7 +248,7 @@ def entries(draw) -> LevelEntry:
     return LevelEntry(
         family="sokoban",
         level=draw(levels()),
-        title=" ".join(draw(texts).split()),
+        title=draw(texts).strip(),  # (inner runs of spaces kept as written)
         par=draw(st.none() | st.integers(0, 999)),
         metadata=meta,
     )
