@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from fewest.levels.base import (
     MAX_FILE_BYTES, Collection, Format, LevelEntry, LevelFormatError, NoLevelReads, Unreadable,
 )
+from fewest.levels.pack import EXTENSION, pack_problem
 from fewest.levels.registry import FORMATS
 
 STDIN = "-"  # the path that means standard input
@@ -49,6 +50,10 @@ def detect(text: str, source: str, family: str | None = None) -> Format:
     for fmt in candidates:
         if fmt.resembles is not None and _says_so(fmt.resembles, text):
             return fmt  # nearly this format: its reader says precisely what is wrong
+    packs = [f.family for f in FORMATS if EXTENSION in f.extensions]
+    problem = pack_problem(text, source, packs)  # (a pack's Family line out of place or wrong)
+    if problem is not None:
+        raise problem
     what = f"{family} level" if family else "level"
     raise LevelFormatError(
         f"not a {what} file of any known format "

@@ -49,6 +49,33 @@ def sniff_family(text: str) -> str | None:
     return None
 
 
+def pack_problem(text: str, source: str, families: Sequence[str]) -> LevelFormatError | None:
+    """What is wrong with a text that means to be a pack but no pack reader takes (its
+    Family line late, misspelt or naming no pack family), located; None if it is no pack."""
+    first: tuple[int, str] | None = None
+    for number, raw in enumerate(text_lines(text), 1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        first = first or (number, line)
+        key, colon, value = line.partition(":")
+        if not colon or key.strip().lower() != "family":
+            continue
+        value = value.strip()
+        column = raw.index(value, raw.index(":")) + 1 if value else raw.index(":") + 2
+        if (number, line) != first:
+            return LevelFormatError(f"the Family line must come first in a pack (line {first[0]} comes "
+                                    "before it)", source, number)
+        if key != "Family":
+            return LevelFormatError(f"write the key as 'Family', not {key.strip()!r}", source, number, 1)
+        if value.lower() == "sokoban":
+            return LevelFormatError("Sokoban levels are not written as packs: an XSB file holds them "
+                                    "(Title: and Par: lines as here)", source, number, column)
+        return LevelFormatError(f"unknown family {value!r} (packs are for {', '.join(families)})",
+                                source, number, column)
+    return None
+
+
 def _blocks(text: str) -> list[list[tuple[int, str]]]:
     """Blank-line separated blocks of (line number, line), comment lines dropped."""
     blocks: list[list[tuple[int, str]]] = []

@@ -98,3 +98,17 @@ def test_comment_inside_a_level_keeps_error_lines_true():
     with pytest.raises(LevelFormatError) as info:
         read_pack(text, "c.fewest", CODEC)
     assert (info.value.line, info.value.column) == (6, 3)
+
+
+@pytest.mark.parametrize("text, where, said", [
+    ("Title: My pack\nFamily: shift\n\n0000\n", "line 2", "the Family line must come first in a pack (line 1"),
+    ("Family: sokoban\n\n#####\n", "line 1, col 9", "Sokoban levels are not written as packs"),
+    ("; mine\nFamily:  chess\n\n1 2\n", "line 2, col 10", "unknown family 'chess' (packs are for traffic, "),
+    ("family: shift\n\n0000\n", "line 1, col 1", "write the key as 'Family', not 'family'"),
+])
+def test_a_pack_whose_family_line_is_wrong_gets_a_located_error(text, where, said):
+    from fewest.levels import read_text
+
+    with pytest.raises(LevelFormatError) as caught:
+        read_text(text, "p.fewest")
+    assert f"p.fewest, {where}: {said}" in str(caught.value)
