@@ -15,7 +15,12 @@ class IllegalMoveError(ValueError):
 
 
 class InvalidLevelError(ValueError):
-    """A level that breaks its family's rules (e.g. 2 boxes but 3 goals)."""
+    """A level that breaks its family's rules (e.g. 2 boxes but 3 goals); `cell`, where
+    one cell is at fault, lets a reader name its place in the file."""
+
+    def __init__(self, message: str, cell: int | None = None) -> None:
+        super().__init__(message)
+        self.cell = cell
 
 
 @dataclass(frozen=True)

@@ -58,13 +58,13 @@ class Level:
         if not 0 <= self.player < size:
             raise InvalidLevelError("the player is outside the grid")
         if self.player in self.walls:
-            raise InvalidLevelError(f"the player stands on a wall at {self.where(self.player)}")
+            raise InvalidLevelError(f"the player stands on a wall at {self.where(self.player)}", self.player)
         if self.player in self.boxes:
-            raise InvalidLevelError(f"the player stands on a box at {self.where(self.player)}")
+            raise InvalidLevelError(f"the player stands on a box at {self.where(self.player)}", self.player)
         for name, cells in (("box", self.boxes), ("goal", self.goals)):
             if cells & self.walls:
-                where = self.where(min(cells & self.walls))
-                raise InvalidLevelError(f"a {name} on a wall at {where}")
+                cell = min(cells & self.walls)
+                raise InvalidLevelError(f"a {name} on a wall at {self.where(cell)}", cell)
         if not self.boxes:
             raise InvalidLevelError("no boxes")
         if len(self.boxes) != len(self.goals):
@@ -74,8 +74,8 @@ class Level:
         for name, cells in (("box", self.boxes - sealed), ("goal", self.goals - sealed)):
             stray = cells - self.floor
             if stray:
-                where = self.where(min(stray))
-                raise InvalidLevelError(f"the player can never reach the {name} at {where}")
+                cell = min(stray)
+                raise InvalidLevelError(f"the player can never reach the {name} at {self.where(cell)}", cell)
 
     def where(self, cell: int) -> str:
         """A cell in words, 1-based, for messages."""

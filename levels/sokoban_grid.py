@@ -76,7 +76,11 @@ def build_level(rows: Sequence[Row], legend: Mapping[str, frozenset[str]], sourc
             width, len(rows), frozenset(walls), frozenset(goals), frozenset(boxes), players[0]
         )
     except InvalidLevelError as exc:
-        raise LevelFormatError(str(exc), source, first) from None
+        if exc.cell is None or not 0 <= exc.cell // width < len(rows):
+            raise LevelFormatError(str(exc), source, first) from None
+        row, col = rows[exc.cell // width], exc.cell % width  # (its line and column in the file)
+        column = row.columns[col] if col < len(row.columns) else None
+        raise LevelFormatError(str(exc), source, row.line, column) from None
 
 
 def xsb_rows(level: Level) -> list[str]:

@@ -201,6 +201,15 @@ def test_a_typo_in_a_row_not_starting_with_a_wall_is_an_error_there_not_a_split_
     assert [e.title for e in two] == ["Second one", ""] and len(two[1].level.walls) > len(two[0].level.walls)
 
 
+def test_a_level_fault_at_one_cell_is_located_at_its_line_and_column_in_the_file():
+    from fewest.levels import read_text_each
+
+    text = "; pack\n\nTitle: ok\n#####\n#@$.#\n#####\n\nTitle: shut in\n#######\n#@$ .##\n#####$#\n#   #.#\n#######\n"
+    [problem] = read_text_each(text, "u.xsb").unreadable
+    assert (problem.index, problem.error.line, problem.error.column) == (2, 11, 6)
+    assert problem.error.message == "the player can never reach the box at row 3, col 6"
+
+
 def test_files_in_older_encodings_read_and_binary_ones_do_not(tmp_path):
     from fewest.levels import read_file
 
