@@ -404,6 +404,24 @@ def test_ascii_mode_shows_every_key_in_ascii(family):
     assert all(text.isascii() for text in shown), [t for t in shown if not t.isascii()]
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+async def test_ascii_mode_sends_the_terminal_nothing_but_ascii(tmp_path, monkeypatch, family):
+    from textual.color import Color
+
+    monkeypatch.setenv("FEWEST_ASCII", "1")
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        for keys in ((), ("question_mark",), ("escape", "q")):  # the board, its help, the browser
+            await pilot.press(*keys)
+            await pilot.pause()
+            for strip in app.screen._compositor.render_strips():  # (what the driver is given)
+                segments = list(strip)
+                for line_filter in app._filters:
+                    segments = line_filter.apply(segments, Color(0, 0, 0))
+                line = "".join(segment.text for segment in segments)
+                assert line.isascii() and len(line) == SIZE[0], line
+
+
 async def test_a_narrow_shift_board_shows_its_legend_whole(tmp_path):
     text = "Family: shift\nTitle: T\n\nTitle: Two wide\n10 01\n01 10\n"
     app = app_on_text(tmp_path, text, "narrow.fewest")

@@ -17,7 +17,7 @@ from fewest.tui.board_base import want_ascii
 from fewest.tui.progress import ProgressStore
 
 THEMES = ("textual-dark", "textual-light")
-ASCII_ARROWS = str.maketrans({"←": "<", "↑": "^", "→": ">", "↓": "v"})
+ASCII_KEYS = str.maketrans({"←": "<", "↑": "^", "→": ">", "↓": "v", "⌫": "backspace", "⏎": "enter"})
 
 
 class FewestApp(App):
@@ -34,6 +34,10 @@ class FewestApp(App):
         super().__init__()
         self.store = ProgressStore(data_dir)
         self.ascii_only = want_ascii()
+        if self.ascii_only:  # (the whole screen, Textual's widgets too, not just the boards)
+            from fewest.tui.ascii_filter import AsciiFilter
+
+            self._filters.append(AsciiFilter())
         # Knobs tests turn: a frozen clock for snapshots, faster animation, no background par search.
         self.clock: Callable[[], float] = time.monotonic
         self.show_timer = True
@@ -49,7 +53,7 @@ class FewestApp(App):
         """Keys as the footer and help show them: in ASCII where the boards are (arrows
         would not show on such a terminal)."""
         text = super().get_key_display(binding)
-        return text.translate(ASCII_ARROWS) if self.ascii_only else text
+        return text.translate(ASCII_KEYS) if self.ascii_only else text
 
     @staticmethod
     def _absolute(entry: LevelEntry) -> LevelEntry:

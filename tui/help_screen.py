@@ -44,7 +44,7 @@ class HelpScreen(ModalScreen[None]):
 
     def _keys(self, binding: Binding) -> str:
         if binding.key_display and "," not in binding.key:
-            return binding.key_display
+            return self.app.get_key_display(binding)  # (which says it in ASCII where it must)
         keys = [self.app.get_key_display(binding.with_key(k.strip())) for k in binding.key.split(",")]
         return " ".join(keys)
 
