@@ -1,4 +1,5 @@
-"""Keep every test (and every process a test starts) off the user's real cache and data dirs."""
+"""Keep every test (and every process a test starts) off the user's real cache and data dirs,
+and the app's colours off the terminal the tests happen to run in."""
 
 import os
 
@@ -7,9 +8,10 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def isolated_user_dirs(tmp_path_factory):
-    saved = {key: os.environ.get(key) for key in ("FEWEST_CACHE_DIR", "FEWEST_DATA_DIR")}
+    saved = {key: os.environ.get(key) for key in ("FEWEST_CACHE_DIR", "FEWEST_DATA_DIR", "COLORTERM")}
     os.environ["FEWEST_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
     os.environ["FEWEST_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    os.environ["COLORTERM"] = "truecolor"  # (a TERM=xterm machine would get the 16-colour styles)
     yield
     for key, value in saved.items():
         if value is None:

@@ -62,3 +62,18 @@ async def test_sokoban_walls_stand_out_from_the_floor_without_colour(tmp_path, m
         wall = board.get_component_rich_style("board--wall").color.get_truecolor()
         floor = board.get_component_rich_style("board--floor").bgcolor.get_truecolor()
         assert app.no_color and contrast(tuple(wall), tuple(floor)) >= LEAST
+
+
+async def test_in_16_colours_the_digits_and_box_and_goal_keep_apart(tmp_path, monkeypatch):
+    monkeypatch.setenv("TERM", "xterm")  # (tints quantise to grey there, and orange to red)
+    monkeypatch.delenv("COLORTERM")
+    for family, names, layer in (("rotation", ("board--d1", "board--d2", "board--d3"), "bgcolor"),
+                                 ("sokoban", ("board--goal",), "color")):
+        app = make_app(tmp_path, family)
+        async with app.run_test(size=SIZE):
+            board = board_screen(app).board
+            assert app.has_class("-few-colours")
+            colours = [getattr(board.get_component_rich_style(name), layer) for name in names]
+            # the terminal's own palette (ANSI numbers below 16), each a different colour
+            assert all(c.number is not None and c.number < 16 for c in colours), colours
+            assert len({c.number for c in colours}) == len(names)

@@ -66,6 +66,8 @@ class FewestApp(App):
         from fewest.tui.board_screen import BoardScreen
         from fewest.tui.browser import BrowserScreen
 
+        # (16 colours: the boards' tints turn grey and near colours one; board.tcss has solid ones)
+        self.set_class(self.console.color_system in ("standard", "windows"), "-few-colours")
         theme = self.store.setting("theme", THEMES[0])
         self.theme = theme if isinstance(theme, str) and theme in self.available_themes else THEMES[0]
         self.theme_changed_signal.subscribe(self, self._remember_theme)
