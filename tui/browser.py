@@ -27,10 +27,10 @@ from fewest.tui.progress import ProgressStore
 # The pack tree's width (app.tcss holds the usual one): wider from WIDE_SCREEN columns on,
 # where level titles have room to spare, narrower below NARROW_SCREEN, where the level
 # table would not fit beside it. A pack title is cut so its count always shows whole: the
-# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2, and 1 for the
-# scrollbar a short terminal gives the tree). Below
-# ONE_PANE_SCREEN even the narrow tree leaves the table too little: one pane shows at a
-# time, the focused one, over the whole width (tab switches, as ever).
+# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2, and 1 for
+# the scrollbar a short terminal gives the tree). Below ONE_PANE_SCREEN even the narrow
+# tree leaves the table too little: one pane shows at a time, the focused one, over the
+# whole width (tab switches, as ever).
 TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 7
 NARROW_TREE_WIDTH, NARROW_SCREEN = 18, 80
 PACK_WIDTH = 12
