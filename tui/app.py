@@ -92,9 +92,9 @@ class FewestApp(App):
         self._end_on_signals()
 
     def _end_on_signals(self) -> None:
-        """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) ends the app as `q` does,
-        so each open board's unmount saves its game: by default they end Python on the
-        spot, losing up to a second of moves. The exit code is the shell's 128 + signal."""
+        """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) saves the open games and
+        ends the app as `q` does: by default they end Python on the spot, losing up to a
+        second of moves. The exit code is the shell's 128 + signal."""
         loop = asyncio.get_running_loop()
         self._signals: list[int] = []
         for name in ("SIGHUP", "SIGTERM"):
@@ -102,10 +102,20 @@ class FewestApp(App):
             if number is None:
                 continue  # (not on Windows)
             try:
-                loop.add_signal_handler(number, self.exit, None, 128 + number)
+                loop.add_signal_handler(number, self._end_by_signal, number)
             except (NotImplementedError, RuntimeError, ValueError):
                 continue  # (a loop that cannot, or not in the main thread)
             self._signals.append(number)
+
+    def _end_by_signal(self, number: int) -> None:
+        # Saved first, here: with the terminal gone, the way out may fail writing to it
+        # before the boards are unmounted.
+        from fewest.tui.board_screen import BoardScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, BoardScreen):
+                screen.save_game()
+        self.exit(None, 128 + number)
 
     def on_unmount(self) -> None:
         loop = asyncio.get_running_loop()

@@ -101,7 +101,7 @@ class BoardScreen(Thinking, Screen[int]):
                 self.store.drop_game(entry.key)
                 self.message = f"Your saved game no longer fits this level ({exc}); starting afresh."
 
-    def _save(self) -> None:
+    def save_game(self) -> None:
         """Keep an unfinished game on disk; forget a finished or untouched one."""
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
@@ -111,7 +111,7 @@ class BoardScreen(Thinking, Screen[int]):
 
     def _switch(self, index: int) -> None:
         self._stop_thinking()
-        self._save()
+        self.save_game()
         self._open(index)
         self._resumed = self.app.clock()
         board = self.board
@@ -166,7 +166,7 @@ class BoardScreen(Thinking, Screen[int]):
 
     def on_screen_suspend(self) -> None:
         self._pause_clock()
-        self._save()
+        self.save_game()
 
     def on_screen_resume(self) -> None:
         if self._resumed is None and not self.game.is_solved():
@@ -174,7 +174,7 @@ class BoardScreen(Thinking, Screen[int]):
 
     def on_unmount(self) -> None:
         self._pause_clock()
-        self._save()
+        self.save_game()
 
     # ----- clock ----------------------------------------------------------
     @property
@@ -210,7 +210,7 @@ class BoardScreen(Thinking, Screen[int]):
         since a killed process or a closed terminal never leaves it."""
         if self._save_timer is not None:
             self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_AFTER, self._save)
+        self._save_timer = self.set_timer(SAVE_AFTER, self.save_game)
 
     def say(self, text: str) -> None:
         self.message = text
