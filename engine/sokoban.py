@@ -37,7 +37,8 @@ class Level:
 
     A box standing on a goal in a walled-off pocket is allowed (collections use
     them as decoration: it is solved for ever); any other box or goal the player
-    can never reach makes the level invalid.
+    can never reach makes the level invalid. No boxes (and so no goals) is a level
+    solved from the start, as the rules have it.
     """
 
     width: int
@@ -65,8 +66,6 @@ class Level:
             if cells & self.walls:
                 cell = min(cells & self.walls)
                 raise InvalidLevelError(f"a {name} on a wall at {self.where(cell)}", cell)
-        if not self.boxes:
-            raise InvalidLevelError("no boxes")
         if len(self.boxes) != len(self.goals):
             boxes = _count(len(self.boxes), "box", "boxes")
             raise InvalidLevelError(f"{boxes} but {_count(len(self.goals), 'goal', 'goals')}")

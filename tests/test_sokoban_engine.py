@@ -171,7 +171,7 @@ def test_moves_from_directions_reads_push_flags_off_the_board():
     [
         ("#####\n#@$ #\n#####", "1 box but 0 goals"),
         ("######\n#@$$.#\n######", "2 boxes but 1 goal"),
-        ("#####\n#@ .#\n#####", "no boxes"),
+        ("#####\n#@ .#\n#####", "0 boxes but 1 goal"),
         ("########\n#@$.#$.#\n########", "can never reach the box"),
     ],
 )
@@ -180,6 +180,13 @@ def test_invalid_levels(text, message):
 
     with pytest.raises(LevelFormatError, match=message):
         read_xsb(text)
+
+
+def test_a_level_with_no_boxes_and_no_goals_is_solved_from_the_start():
+    # The rule book's one condition is boxes == goals: 0 == 0 is a level, solved as it stands
+    # (the contest format's only way to write one, having no box-on-goal letter).
+    [entry] = read_xsb("####\n#@ #\n####")
+    assert S.is_solved(entry.level, S.initial_state(entry.level))
 
 
 def test_level_validation_on_construction():
