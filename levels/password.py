@@ -103,10 +103,10 @@ def sniff_contest(text: str) -> bool:
 
 def resembles_contest(text: str) -> bool:
     """Loose: every line one short word (at most two past the widest code), three in four
-    of all characters figures of `_HYS` (a code with a mistyped figure)."""
+    of all characters figures of `_HYS` in either case (a code with a mistyped figure)."""
     lines = [line.strip() for line in text_lines(text) if line.strip()]
     chars = "".join(lines)
-    figures = sum(1 for ch in chars if ch in DEFAULT_RAIL)
+    figures = sum(1 for ch in chars.upper() if ch in DEFAULT_RAIL)
     return (
         bool(lines)
         and all(len(line) <= MAX_SIDE + 2 and " " not in line for line in lines)

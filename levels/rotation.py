@@ -81,15 +81,13 @@ def sniff_contest(text: str) -> bool:
 
 
 def resembles_contest(text: str) -> bool:
-    """Loose: every line before `0` is whole numbers, and some line has at least half a
-    board's worth of them (a board with a number missing or out of range)."""
-    lines = _board_lines(text)
-    rows = [line.split() for _, line in lines]
-    return (
-        bool(rows)
-        and all(t.isascii() and t.isdigit() for tokens in rows for t in tokens)
-        and max(len(tokens) for tokens in rows) >= CELLS // 2
-    )
+    """Loose: some line before `0` has at least half a board's worth of numbers, and three
+    in four of all the words there are whole numbers (a board with a number missing, out
+    of range or mistyped, commas between them, a stray word after the `0`)."""
+    rows = [re.split(r"[\s,;]+", line.strip()) for _, line in _board_lines(text)]
+    words = [t for tokens in rows for t in tokens if t]
+    numbers = sum(1 for t in words if t.isascii() and t.isdigit())
+    return bool(rows) and max(map(len, rows)) >= CELLS // 2 and 4 * numbers >= 3 * len(words)
 
 
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:

@@ -65,13 +65,13 @@ def sniff_contest(text: str) -> bool:
 
 
 def resembles_contest(text: str) -> bool:
-    """Loose: most of a board's lines, each one short word, and three in four of them
-    exactly 4 binary digits (a row one digit short or with a stray character)."""
-    lines = _lines_after_count(text)
+    """Loose: most of a board's lines, each short, and three in four of them 4 binary
+    digits, spaces aside (a row one digit short, a stray character, digits spaced out)."""
+    lines = [line.replace(" ", "") for line in _lines_after_count(text)]
     rows = sum(1 for line in lines if _CONTEST_ROW.match(line))
     return (
         len(lines) >= ROWS_PER_BOARD - 2
-        and all(len(line) <= 2 * CONTEST_SIDE and " " not in line for line in lines)
+        and all(len(line) <= 2 * CONTEST_SIDE for line in lines)
         and 4 * rows >= 3 * len(lines)
     )
 

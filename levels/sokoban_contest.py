@@ -34,10 +34,13 @@ TO_CONTEST = {"r": "H", "l": "V", "u": "U", "d": "N"}
 FROM_CONTEST = {letter: direction for direction, letter in TO_CONTEST.items()}
 
 
-def _lines(text: str) -> list[str]:
-    lines = [line.rstrip() for line in text_lines(text)]
-    while lines and not lines[-1]:
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(line number, text) from the first line with something on it to the last."""
+    lines = [(number, line.rstrip()) for number, line in enumerate(text_lines(text), 1)]
+    while lines and not lines[-1][1]:
         lines.pop()
+    while lines and not lines[0][1]:
+        lines.pop(0)
     return lines
 
 
@@ -50,7 +53,7 @@ def sniff_contest(text: str) -> bool:
     """Strict on shape: two whole numbers R and C, then exactly R rows of exactly C
     printable characters, with some contest letter (S, M or D) among them. A stray
     character does not stop the sniff, so the reader can say where it is."""
-    lines = _lines(text)
+    lines = [line for _, line in _lines(text)]
     if len(lines) < 3:
         return False
     rows, cols = _number(lines[0]), _number(lines[1])
@@ -63,39 +66,48 @@ def sniff_contest(text: str) -> bool:
 
 
 def resembles_contest(text: str) -> bool:
-    """Loose: two whole numbers, then grid lines with a contest letter among them, of any
-    count and width (rows missing, or a row too long or short)."""
-    lines = _lines(text)
-    if len(lines) < 3 or not _number(lines[0]) or not _number(lines[1]):
+    """Loose: a whole number on one of the first two lines (the other perhaps mistyped),
+    then grid lines, three in four of their characters the contest's in either case (rows
+    missing, a row too long or short, a stray character or space, lower case)."""
+    lines = [line for _, line in _lines(text)]
+    if len(lines) < 3 or (_number(lines[0]) is None and _number(lines[1]) is None):
         return False
-    body = "".join(lines[2:])
-    return " " not in body and body.isascii() and any(ch in "SMD" for ch in body)
+    if any(len(line.split()) > 1 for line in lines[:2]):
+        return False
+    body = "".join(lines[2:]).upper()
+    figures = sum(1 for ch in body if ch in ".#SMD")
+    return any(ch in "SMD" for ch in body) and 4 * figures >= 3 * len(body)
 
 
 def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
     lines = _lines(text)
     dims = []
-    for number, what in ((1, "rows"), (2, "columns")):
-        value = _number(lines[number - 1]) if len(lines) >= number else None
+    for at, what in ((0, "rows"), (1, "columns")):
+        number = lines[at][0] if len(lines) > at else at + 1
+        value = _number(lines[at][1]) if len(lines) > at else None
         if not value:
-            message = f"line {number} must hold the number of {what} (a whole number >= 1)"
+            message = f"expected the number of {what} here (a whole number >= 1)"
             raise LevelFormatError(message, source, number)
         dims.append(value)
     rows, cols = dims
-    check_size(rows * cols, source, 1)
+    check_size(rows * cols, source, lines[0][0])
     body = lines[2:]
+    for number, line in body:
+        if not line:
+            raise LevelFormatError("a blank line inside the grid", source, number)
     if len(body) != rows:
         expected = f"{rows} {'row' if rows == 1 else 'rows'}"
-        where = 3 + min(len(body), rows)  # the first missing or extra row
+        # the first missing or extra row
+        where = body[rows][0] if len(body) > rows else (body[-1][0] + 1 if body else lines[1][0] + 1)
         raise LevelFormatError(f"expected {expected}, found {len(body)}", source, where)
     grid = []
-    for number, line in enumerate(body, 3):
+    for number, line in body:
         if len(line) != cols:
             message = f"row has {len(line)} characters, expected {cols}"
             raise LevelFormatError(message, source, number)
         grid.append(Row.plain(line, number))
     level = build_level(grid, LEGEND, source)
-    return [LevelEntry(family=NAME, level=level, source=source, line=3, format=FORMAT_NAME)]
+    return [LevelEntry(family=NAME, level=level, source=source, line=body[0][0], format=FORMAT_NAME)]
 
 
 def contest_answer(entry: LevelEntry, solution: Any) -> str:

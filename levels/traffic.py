@@ -118,6 +118,6 @@ FORMATS: tuple[Format, ...] = (
     ),
     Format(
         traffic_getout.FORMAT_NAME, NAME, (".in",), traffic_getout.sniff, traffic_getout.read,
-        contest_answer=traffic_getout.contest_answer,
+        contest_answer=traffic_getout.contest_answer, resembles=traffic_getout.resembles,
     ),
 )

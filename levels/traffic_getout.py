@@ -42,6 +42,20 @@ def sniff(text: str) -> bool:
     )
 
 
+def resembles(text: str) -> bool:
+    """Loose: a first line of one to three whole numbers (`N R`, give or take one), then
+    lines of numbers, three in four of their words whole (a sign, a decimal point, a
+    stray word)."""
+    lines = [line.split() for line in text_lines(text) if line.strip()]
+    if len(lines) < 2 or not 1 <= len(lines[0]) <= 3:
+        return False
+    if not all(t.isascii() and t.isdigit() and len(t) <= 2 for t in lines[0]):  # (N and R are small)
+        return False
+    words = [t for line in lines[1:] for t in line]
+    numbers = sum(1 for t in words if t.isascii() and t.isdigit())
+    return 4 * numbers >= 3 * len(words)
+
+
 def _tokens(raw: str) -> list[tuple[int, str]]:
     """(1-based column, token) of each whitespace-separated token."""
     found, col = [], 0

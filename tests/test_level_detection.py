@@ -32,6 +32,14 @@ def error_of(text: str) -> LevelFormatError:
         ("HYSH\nSYHY\nYSXS\nHSYH\n", 3, 3, "'X' is not a figure"),
         # Rush Hour database: a board one character short
         (f"51 {RUSH[:-1]} 4780\n", 1, 4, "36 characters, this one 35"),
+        # one-character typos of contest inputs, each of a family
+        ("4 2\n1 x\n" + "0\n" * 7, 2, 3, "expected a whole number, not 'x'"),  # Get out
+        ("4 2 1\n" + "0\n" * 8, 1, 1, "the first line must hold N and R"),
+        (ROTATION[:-1] + "x\n0\n", 1, 47, "not 'x'"),
+        ("_h__\n_y__\n_y__\n_sh_\n", 1, 2, "'h' is not a figure"),  # password, lower case
+        ("\n3\n4\n.S M\n..SD\nMMS.\n", 4, 3, "unknown character ' '"),  # sokoban, after a blank line
+        ("3\n4\n\n.S.M\n..SD\nMMS.\n", 3, None, "a blank line inside the grid"),
+        ("1 1 1 1\n0 0 0 0\n1 1 1 0\n0 0 1 0\n1 0 1 0\n0 1 0 1\n1 0 1 0\n0 1 0 1\n", 1, 2, "not ' '"),
     ],
 )
 def test_near_misses_are_read_by_their_format_and_located(text, line, column, words):
