@@ -184,6 +184,37 @@ def test_many_files_in_one_process(capsys):
     ]
 
 
+def test_contest_answers_stay_in_step_with_their_cases_and_files(capsys, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from fewest.solvers.solution import Status
+    from fewest.tui import solve_command
+
+    # Three password codes, the middle one as if out of budget: its line holds `?`.
+    codes = tmp_path / "codes.in"
+    codes.write_text("HYS_\n____\n____\n____\n\nSYHY\nHSYH\nYHSY\nHYSH\n\n_H__\n____\n____\n____\n")
+    real = solve_command._print_result
+
+    def starved(entry, solution, seconds, args):
+        if entry.index == 2:
+            solution = replace(solution, status=Status.BUDGET, moves=None)
+        return real(entry, solution, seconds, args)
+
+    monkeypatch.setattr(solve_command, "_print_result", starved)
+    code, out, err = run(capsys, "solve", "--format", "contest", str(codes))
+    monkeypatch.undo()
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == 3 and lines[1] == "?" and "not solved (budget)" in err
+    assert lines[0].startswith("Minsta antal kommandon: ") and lines[2].startswith("Minsta antal kommandon: ")
+    # A file that does not read, among several, is named; the others are still solved.
+    bad = tmp_path / "bad.in"
+    bad.write_text("4 2\n1 x\n" + "0\n" * 7)
+    one = os.path.join(DATA, "password_4.in")
+    code, out, err = run(capsys, "solve", "--format", "contest", one, str(bad), one)
+    assert code == 2 and out.splitlines() == ["Minsta antal kommandon: 4"] * 2
+    assert err == f"fewest: error: {bad}, line 2, col 3: expected a whole number, not 'x'\n"
+
+
 def test_text_output_of_many_levels_ends_with_their_tally_on_standard_error(capsys, tmp_path):
     # one level with a plan, one with none (a box walled in a corner), one past its budget
     levels = tmp_path / "three.xsb"

@@ -103,6 +103,9 @@ def default_memory_bytes() -> int:
         return 2 * 2**30
 
 
+NO_ANSWER = "?"  # a contest case's line when it has no proven answer
+
+
 def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: argparse.Namespace) -> int:
     """Print one level's answer as `args` asks; the exit status it calls for (0 or 1)."""
     status = 0
@@ -116,13 +119,16 @@ def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: a
     if not (solution.optimal or (args.fmt == "contest" and proven)):
         status = 1
     if args.fmt == "contest" and not proven:
-        # A contest answer is a claim of optimality: print none that is not proven.
+        # A contest answer is a claim of optimality: print none that is not proven. The `?`
+        # keeps its line, so the answers after it stay in step with their cases.
         print(f"fewest: {entry.where}: not solved ({solution.status.value})", file=sys.stderr, flush=True)
+        print(NO_ANSWER, flush=True)
     elif args.fmt == "contest":
         try:
             print(_contest_formatter(entry)(entry, solution), flush=True)
         except ValueError as exc:  # the contest has no way to write "no plan" here
             print(f"fewest: {entry.where}: {exc}", file=sys.stderr, flush=True)
+            print(NO_ANSWER, flush=True)
             status = 1
     elif args.fmt == "json":
         print(json.dumps(_record(entry, solution, seconds)), flush=True)
@@ -150,10 +156,21 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
     from fewest.solvers import Budget, solve
 
+    from fewest.levels import LevelFormatError
+
     entries: list[LevelEntry] = []
     unreadable = []
+    bad_files = 0
     for path in args.paths:
-        collection = load(path, args.family, args.level)
+        try:
+            collection = load(path, args.family, args.level)
+        except (LevelFormatError, usage_error) as exc:
+            if len(args.paths) == 1:
+                raise
+            # (one bad file of several: said, and the others are solved; exit 2 says so)
+            print(f"fewest: error: {exc}", file=sys.stderr, flush=True)
+            bad_files += 1
+            continue
         entries.extend(collection.entries)
         unreadable.extend(collection.unreadable)
     # A collection with a flawed level still has its other levels solved; exit 2 says so.
@@ -198,4 +215,4 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
         # what was proved is printed above; the levels after it were not started
         print("fewest: interrupted", file=sys.stderr, flush=True)
         return 130
-    return 2 if unreadable else status
+    return 2 if unreadable or bad_files else status
