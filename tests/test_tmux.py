@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -59,11 +60,12 @@ class Terminal:
     def type(self, text: str) -> None:
         subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
 
-    def signal_app(self, name: str) -> None:
-        """Send a signal to the command (the child of the pane's shell), as `kill` would."""
+    def app_pid(self) -> int:
+        """The command's process (the child of the pane's shell)."""
         shell = subprocess.run([TMUX, "display-message", "-p", "-t", self.name, "#{pane_pid}"],
                                capture_output=True, text=True, check=True).stdout.strip()
-        subprocess.run(["pkill", f"-{name}", "-P", shell], check=True)
+        found = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True, check=True)
+        return int(found.stdout.split()[0])
 
     def close(self) -> None:
         subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
@@ -165,14 +167,24 @@ def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, h
     term.wait_for("Rotation: Two moves")
     term.send("A")
     term.wait_for("Moves 1")
+    app = term.app_pid()
     if how == "SIGTERM":
-        term.signal_app("TERM")
+        os.kill(app, signal.SIGTERM)
         term.wait_for("EXITED 143")
     else:
         term.close()  # tmux hangs up on the pane's processes, as a closed terminal window does
-    games = tmp_path / "data" / "games.json"
     deadline = time.monotonic() + 10
-    while not games.exists() and time.monotonic() < deadline:
+    while _running(app) and time.monotonic() < deadline:  # (no process left behind either)
         time.sleep(0.1)
+    assert not _running(app)
+    games = tmp_path / "data" / "games.json"
     saved = json.loads(games.read_text(encoding="utf-8"))["games"][read_file(path)[0].key]
     assert saved["record"]["entries"] == [["move", "A"]]
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # (its parent, the pane's shell, waits for it or is gone: no zombie stays)
+    except ProcessLookupError:
+        return False
+    return True

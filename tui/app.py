@@ -7,7 +7,7 @@ import dataclasses
 import os
 import signal
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from textual.app import App
 from textual.binding import Binding
@@ -92,35 +92,47 @@ class FewestApp(App):
         self._end_on_signals()
 
     def _end_on_signals(self) -> None:
-        """A closed terminal (SIGHUP) or a plain `kill` (SIGTERM) saves the open games and
-        ends the app as `q` does: by default they end Python on the spot, losing up to a
-        second of moves. The exit code is the shell's 128 + signal."""
-        loop = asyncio.get_running_loop()
-        self._signals: list[int] = []
-        for name in ("SIGHUP", "SIGTERM"):
-            number = getattr(signal, name, None)
-            if number is None:
-                continue  # (not on Windows)
+        """A plain `kill` (SIGTERM) saves the open games and ends the app as `q` does; a
+        closed terminal (SIGHUP) saves them and ends the process at once. By default both
+        end Python on the spot, losing up to a second of moves. Exit codes: 128 + signal."""
+        self._on_term = False
+        self._hangup_before: Any = None
+        term, hangup = getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)
+        if term is not None:
             try:
-                loop.add_signal_handler(number, self._end_by_signal, number)
+                asyncio.get_running_loop().add_signal_handler(term, self._terminated, term)
+                self._on_term = True
             except (NotImplementedError, RuntimeError, ValueError):
-                continue  # (a loop that cannot, or not in the main thread)
-            self._signals.append(number)
+                pass  # (a loop that cannot, or not in the main thread)
+        if hangup is not None:  # (not on Windows)
+            try:
+                self._hangup_before = signal.signal(hangup, self._hung_up)
+            except ValueError:
+                pass  # (not the main thread)
 
-    def _end_by_signal(self, number: int) -> None:
-        # Saved first, here: with the terminal gone, the way out may fail writing to it
-        # before the boards are unmounted.
+    def _terminated(self, number: int) -> None:
+        self._save_games()  # (first: the way out may fail before the boards are unmounted)
+        self.exit(None, 128 + number)
+
+    def _hung_up(self, number: int, frame: object) -> None:
+        """The terminal is gone, and Textual's way out writes to it: it can wait for ever on
+        a writer thread that died. So the games are saved and the process ends here. (A
+        plain signal handler, not the loop's: it runs even while the main thread waits.)"""
+        self._save_games()
+        os._exit(128 + number)
+
+    def _save_games(self) -> None:
         from fewest.tui.board_screen import BoardScreen
 
         for screen in self.screen_stack:
             if isinstance(screen, BoardScreen):
                 screen.save_game()
-        self.exit(None, 128 + number)
 
     def on_unmount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for number in getattr(self, "_signals", ()):
-            loop.remove_signal_handler(number)
+        if getattr(self, "_on_term", False):
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+        if getattr(self, "_hangup_before", None) is not None:
+            signal.signal(signal.SIGHUP, self._hangup_before)
 
     def _apply_keymap(self) -> None:
         """User key remapping: settings.json {"settings": {"keymap": {"hint": "f1", ...}}},
