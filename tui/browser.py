@@ -36,7 +36,8 @@ NARROW_TREE_WIDTH, NARROW_SCREEN = 18, 80
 PACK_WIDTH = 12
 MARK_WIDTH = 8  # "✓ solved", "assisted"
 TABLE_FIXED = 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3  # the table less its title column: # Par Best mark, gaps, margins
-MIN_TITLE = 10
+MIN_TITLE = 10  # beside the tree; alone, a title gives way down to TINY_TITLE (40 columns fit)
+TINY_TITLE = 4
 ONE_PANE_SCREEN = TABLE_FIXED + MIN_TITLE + NARROW_TREE_WIDTH
 PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 
@@ -202,7 +203,7 @@ class BrowserScreen(Screen):
             fixed += PACK_WIDTH + 2  # (a search hides the tree)
         elif not self._one_pane():
             fixed += self._tree_width()
-        return max(MIN_TITLE, self.size.width - fixed)
+        return max(TINY_TITLE, self.size.width - fixed)
 
     def _tree_width(self) -> int:
         width = self.size.width
