@@ -336,6 +336,29 @@ async def test_enter_opens_the_level_chosen_even_after_the_file_changed(tmp_path
         assert "changed since it was listed: level 4 (Gamma) is no longer in it as it was" in message
 
 
+async def test_next_and_previous_go_by_the_file_as_it_is_now(tmp_path):
+    path = tmp_path / "mine.xsb"
+    names = ["Alpha", "Beta", "Gamma"]
+    _sokoban_file(path, names, {n: i for i, n in enumerate(names)})
+    app = quiet_app(FewestApp(read_file(str(path)), 0, data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.entry.display_title() == "Alpha"
+        # Beta deleted, Omega added at the end, while Alpha is played.
+        _sokoban_file(path, ["Alpha", "Gamma", "Omega"], {"Alpha": 0, "Gamma": 2, "Omega": 5})
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.entry.display_title() == "Gamma"  # (not the Beta that is gone)
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.entry.display_title() == "Omega" and screen.entry.index == 3
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        table = _table(app)  # the browser lists the file as it is now, on the level played last
+        assert [str(table.get_row_at(r)[1]) for r in range(table.row_count)] == ["Alpha", "Gamma", "Omega"]
+        assert table.cursor_row == 2
+
+
 async def test_a_file_that_did_not_read_is_read_again_when_chosen(tmp_path):
     path = tmp_path / "gone.xsb"
     _sokoban_file(path, ["Only"])

@@ -7,6 +7,7 @@ board_thinking.py (a mixin of this screen).
 
 from __future__ import annotations
 
+import os
 from typing import Any, Sequence
 
 from textual import events
@@ -20,7 +21,8 @@ from textual.widgets import Footer, Header, Static
 from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan, replay
 from fewest.engine.game import EntryKind, Game
 from fewest.engine.registry import rules_for
-from fewest.levels.base import LevelEntry
+from fewest.levels import read_file_each
+from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import is_bundled
 from fewest.tui.board_base import BoardView
 from fewest.tui.board_thinking import Thinking
@@ -380,16 +382,33 @@ class BoardScreen(Thinking, Screen[int]):
 
     # n, p and c are hidden keys, so a dimmed one would say nothing: each tells why it can't
     def action_next_level(self) -> None:
-        if self.index + 1 < len(self.entries):
-            self._switch(self.index + 1)
-        else:
+        if not self._step(1):
             self.say("This is the last level.")
 
     def action_previous_level(self) -> None:
-        if self.index > 0:
-            self._switch(self.index - 1)
-        else:
+        if not self._step(-1):
             self.say("This is the first level.")
+
+    def _step(self, step: int) -> bool:
+        """To the level `step` away (n, p, the solved card's Next); False past either end.
+        Levels from a file on disk go by the file as it is now: its author may have edited
+        it since it was opened. If it no longer reads, the list as it was is kept."""
+        here, entries = self.index, self.entries
+        source = entries[here].source
+        if all(entry.source == source for entry in entries) and os.path.isfile(source):
+            try:
+                fresh = list(read_file_each(source).entries)
+            except LevelFormatError:
+                fresh = []
+            if fresh:
+                keys = [entry.key for entry in fresh]
+                here = keys.index(self.entry.key) if self.entry.key in keys else min(here, len(fresh) - 1)
+                entries = fresh
+        if not 0 <= here + step < len(entries):
+            return False
+        self.entries = entries
+        self._switch(here + step)
+        return True
 
     def action_help(self) -> None:
         from fewest.tui.help_screen import HelpScreen
@@ -437,8 +456,8 @@ class BoardScreen(Thinking, Screen[int]):
         self.app.push_screen(SolvedScreen(facts), self._after_solved)
 
     def _after_solved(self, choice: str | None) -> None:
-        if choice == "next" and self.index + 1 < len(self.entries):
-            self._switch(self.index + 1)
+        if choice == "next":
+            self._step(1)
         elif choice == "retry":
             self.game.restart()
             self._elapsed, self.hints = 0.0, 0

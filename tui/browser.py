@@ -323,6 +323,7 @@ class BrowserScreen(Screen):
             self.query_one("#search", Input).value = ""
         def came_back(last: int | None) -> None:
             if last is not None and self.shelf_index == shelf_index and not self.query_text:
+                self._read_again(shelf_index)
                 self._fill_table(cursor=last)
 
         self.app.push_screen(BoardScreen(shelf.entries, level, self.store, shelf.title), came_back)
@@ -332,8 +333,19 @@ class BrowserScreen(Screen):
         for s, shelf in enumerate(self.shelves):
             if shelf.entries and shelf.entries[0].source == entry_source:
                 self.shelf_index = s
+                self._read_again(s)
                 self._fill_table(cursor=index)
                 return
+
+    def _read_again(self, index: int) -> None:
+        """A file's shelf as the file is now (the board read it again on n and p, and an
+        index it hands back counts the levels as they are now)."""
+        shelf = self.shelves[index]
+        if shelf.is_file and shelf.path:
+            fresh = load_file_shelf(shelf.path)
+            if not fresh.error:
+                self.shelves[index] = fresh
+                self._relabel_tree()
 
     def action_switch_pane(self) -> None:
         """Between the tree of packs and the level table (the search box is reached with /)."""
