@@ -87,3 +87,18 @@ async def test_in_16_colours_the_digits_and_box_and_goal_keep_apart(tmp_path, mo
             # the terminal's own palette (ANSI numbers below 16), each a different colour
             assert all(c.number is not None and c.number < 16 for c in colours), colours
             assert len({c.number for c in colours}) == len(names)
+
+
+async def test_footer_keys_read_in_both_themes(tmp_path):
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            key = app.screen.query(FooterKey).first()
+            style = key.get_component_rich_style("footer-key--key")
+            fg = tuple(style.color.get_truecolor())
+            bg = tuple(style.bgcolor.get_truecolor()) if style.bgcolor else tuple(key.background_colors[1].rgb)
+            assert min(contrast(fg, bg), contrast(_in_256(fg), _in_256(bg))) >= LEAST, theme
