@@ -71,7 +71,6 @@ class BoardScreen(Thinking, Screen[int]):
         self.pack_title = pack_title
         self._board: BoardView | None = None
         self._save_timer: Timer | None = None
-        self.unsolvable = False  # proven by the solver, for the level shown
         self._open(index)
 
     # ----- opening and leaving a level ----------------------------------
@@ -86,6 +85,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.game = Game(rules, entry.level)
         self.book = PlanBook(rules, entry.level)
         self.hints = 0
+        self.unsolvable = False  # (proven by the solver, for the level shown: not yet)
         self._thinking_reset()
         self.solved_before = self.game.is_solved()
         self._elapsed = 0.0
@@ -139,7 +139,6 @@ class BoardScreen(Thinking, Screen[int]):
         self.board.focus()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
-        self.unsolvable = False  # (until the solver proves it)
         self._prepare(entry, self.book, unproven)
         self._changed()
 
@@ -242,7 +241,7 @@ class BoardScreen(Thinking, Screen[int]):
         facts = StatusFacts(
             moves=counters.moves,
             pushes=counters.pushes if shows_pushes else None,
-            par=None if self.unsolvable else par_of(self.entry, self.store),
+            par=par_of(self.entry, self.store),
             best=record.best_moves,
             hints=self.hints,
             seconds=self.seconds if self.app.show_timer else None,

@@ -21,11 +21,11 @@ def clock_text(seconds: float) -> str:
 class StatusFacts:
     moves: int
     pushes: int | None  # None: the family has no pushes
-    par: int | None  # None: not known (or, with `unsolvable`, there is none)
+    par: int | None  # None: not known
     best: int | None
     hints: int
     seconds: float | None  # None hides the timer
-    unsolvable: bool = False  # proven: no plan solves the level
+    unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
 
 
 class StatusBar(Static):
@@ -55,7 +55,7 @@ class StatusBar(Static):
         field("Moves", facts.moves)
         if facts.pushes is not None:
             field("Pushes", facts.pushes)
-        field("Par", ("none" if facts.unsolvable else "?") if facts.par is None else facts.par)
+        field("Par", "none" if facts.unsolvable else "?" if facts.par is None else facts.par)
         field("Best", "-" if facts.best is None else facts.best)
         field("Hints", facts.hints)
         if facts.seconds is not None:
