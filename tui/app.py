@@ -34,6 +34,8 @@ class FewestApp(App):
         super().__init__()
         self.store = ProgressStore(data_dir)
         self.ascii_only = want_ascii()
+        self._on_term = False  # (the loop's SIGTERM handler is ours)
+        self._hangup_before: Any = None  # (SIGHUP's handler before ours)
         if self.ascii_only:  # (the whole screen, Textual's widgets too, not just the boards)
             from fewest.tui.ascii_filter import AsciiFilter
 
@@ -95,8 +97,6 @@ class FewestApp(App):
         """A plain `kill` (SIGTERM) saves the open games and ends the app as `q` does; a
         closed terminal (SIGHUP) saves them and ends the process at once. By default both
         end Python on the spot, losing up to a second of moves. Exit codes: 128 + signal."""
-        self._on_term = False
-        self._hangup_before: Any = None
         term, hangup = getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)
         if term is not None:
             try:
@@ -129,9 +129,9 @@ class FewestApp(App):
                 screen.save_game()
 
     def on_unmount(self) -> None:
-        if getattr(self, "_on_term", False):
+        if self._on_term:
             asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
-        if getattr(self, "_hangup_before", None) is not None:
+        if self._hangup_before is not None:
             signal.signal(signal.SIGHUP, self._hangup_before)
 
     def _apply_keymap(self) -> None:
