@@ -186,14 +186,18 @@ def _typos_in_grids(out: list[_Line], lines: list[str], source: str) -> list[_Li
             continue
         raw = lines[line.number - 1].rstrip()
         marks = [char for char in raw if not char.isspace()]
-        board = [char for char in marks if char in _BOARD or char.isdigit() or char == "|"]
+        board = [char for char in marks if _draws(char)]
         if 2 * len(board) <= len(marks) or not any(char in _OBJECTS for char in marks):
             continue  # (a title between two levels: mostly letters)
-        col = next(col for col, char in enumerate(raw, 1)
-                   if not (char in _BOARD or char.isdigit() or char == "|" or char.isspace()))
+        col = next(col for col, char in enumerate(raw, 1) if not (_draws(char) or char.isspace()))
         error = LevelFormatError(f"unknown character {raw[col - 1]!r}", source, line.number, col)
         out[at] = _Line("grid", line.number, raw, objects=True, error=error)
     return out
+
+
+def _draws(char: str) -> bool:
+    """Is `char` one a grid row may hold (a board character, a run length or a row break)?"""
+    return char in _BOARD or char.isdigit() or char == "|"
 
 
 def _demote_plain_runs(lines: list[_Line]) -> list[_Line]:
