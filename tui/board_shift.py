@@ -53,8 +53,7 @@ class ShiftBoard(BoardView):
 
     def focus_point(self) -> tuple[int, int] | None:
         """The cursor's cell (a board larger than the screen scrolls to it)."""
-        row, col = divmod(self.cursor, self.game.level.cols)
-        return 2 + col * CELL_X, 2 + row * CELL_Y
+        return _body(self.cursor, self.game.level.cols)
 
     def action_grab(self) -> None:
         self._at(self.cursor)
@@ -111,8 +110,7 @@ class ShiftBoard(BoardView):
         if self.held is not None and not self._has_piece(self.held):
             self.held = None
         for cell in range(level.cells):
-            row, col = divmod(cell, level.cols)
-            x, y = 2 + col * CELL_X, 2 + row * CELL_Y
+            x, y = _body(cell, level.cols)
             target = bool(level.target >> cell & 1)
             if self._has_piece(cell):
                 glyph = GLYPHS["piece"][self.ascii_only]
@@ -144,3 +142,9 @@ class ShiftBoard(BoardView):
         for y in range(1, bottom):
             canvas.put(0, y, v, style)
             canvas.put(right, y, v, style)
+
+
+def _body(cell: int, cols: int) -> tuple[int, int]:
+    """Where cell `cell` has its body on the canvas (x, y), `cols` cells to a row."""
+    row, col = divmod(cell, cols)
+    return 2 + col * CELL_X, 2 + row * CELL_Y

@@ -93,8 +93,7 @@ class TrafficBoard(BoardView):
         if car is None:
             return None
         offset = self.game.state.offsets[level.index[car.name]]
-        row, col = divmod(car.cells(level.n, offset)[0], level.n)  # (as _car_block places it)
-        return 2 + col * CELL_X, 2 + row * CELL_Y
+        return _body(car.cells(level.n, offset)[0], level.n)  # (where _car_block draws it)
 
     def _car(self, name: str | None) -> traffic.Car | None:
         level = self.game.level
@@ -114,7 +113,7 @@ class TrafficBoard(BoardView):
         wall, dot = ("x" * (CELL_X - 1), ".") if self.ascii_only else ("▓" * (CELL_X - 1), "·")
         for cell in range(n * n):
             row, col = divmod(cell, n)
-            x, y = 2 + col * CELL_X, 2 + row * CELL_Y
+            x, y = _body(cell, n)
             if cell in level.walls:
                 canvas.put(x, y, wall, self.style("wall"))
             else:
@@ -163,10 +162,9 @@ class TrafficBoard(BoardView):
             style = self.style("target-car")
         else:
             style = self.style(f"car{i % CAR_COLOURS}")
-        row, col = divmod(car.cells(n, offset)[0], n)
         width = (car.length if car.horizontal else 1) * CELL_X - 1
         height = (1 if car.horizontal else car.length) * CELL_Y - 1
-        x, y = 2 + col * CELL_X, 2 + row * CELL_Y
+        x, y = _body(car.cells(n, offset)[0], n)
         for dy in range(height):
             canvas.put(x, y + dy, " " * width, style)
         label = car.name
@@ -176,3 +174,9 @@ class TrafficBoard(BoardView):
         elif car.name == self.selected:
             label = f"[{car.name}]"
         canvas.put(x + (width - len(label) + 1) // 2, y + (height - 1) // 2, label, style)
+
+
+def _body(cell: int, n: int) -> tuple[int, int]:
+    """Where cell `cell` of an n x n board has its body on the canvas (x, y)."""
+    row, col = divmod(cell, n)
+    return 2 + col * CELL_X, 2 + row * CELL_Y
