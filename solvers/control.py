@@ -66,6 +66,7 @@ class Control:
         self.release_seconds = 0.0
         self.helpers = 0  # processes the search runs beside it now (its caller may start one when none is)
         self._next_check = self.CHECK_EVERY
+        self._midway: tuple[int, Callable[[], None]] | None = None  # see call_at
         self._next_progress = self.started + progress_interval
 
     @property
@@ -93,6 +94,14 @@ class Control:
         if self.on_progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
             self.on_progress(self.progress())
+        if self._midway is not None and self.expanded >= self._midway[0]:
+            call, self._midway = self._midway[1], None
+            call()
+
+    def call_at(self, expanded: int, call: Callable[[], None] | None) -> None:
+        """Have `call` run once, from the first check with `expanded` nodes counted, in the
+        middle of the search (None: no call). What it raises ends the search, as a budget does."""
+        self._midway = None if call is None else (expanded, call)
 
     def memory_used(self) -> int:
         """The search's own estimate of the bytes it holds."""

@@ -87,6 +87,25 @@ def test_progress_is_reported():
     assert seen and seen[-1].expanded > 0 and seen[-1].bound is not None
 
 
+def test_a_call_asked_for_runs_once_in_the_middle_and_may_end_the_search():
+    calls = []
+    control = Control()
+    control.call_at(2_000, lambda: calls.append(control.expanded))
+    for _ in range(10_000):
+        control.tick()
+    # from the first check with the count reached, once
+    assert len(calls) == 1 and 2_000 <= calls[0] < 2_000 + Control.CHECK_EVERY
+
+    def stop() -> None:
+        raise Stopped("cancelled")
+
+    control = Control()
+    control.call_at(1_000, stop)
+    assert bfs(RulesProblem(toy, toy.Level(1, 9_999)), control).status is Status.CANCELLED
+    control.call_at(0, None)  # withdrawn: nothing runs
+    control.tick(10_000)
+
+
 def test_off_the_main_thread_a_search_s_containers_are_emptied_in_steps(monkeypatch):
     monkeypatch.setattr(control_module, "RELEASE_STEP", 3)
     queue = {k: [(k, i) for i in range(k)] for k in range(12)}  # buckets, some longer than a step
