@@ -9,8 +9,11 @@ is large and the goal near; clusters too large for any table (sparse 8 x 8
 (traffic_astar). A line (row or column) whose cars can never meet the goal
 proves a level unsolvable at once. A one-off "Get out" solve first tries a
 plain-Python A* (traffic_small), which needs no numpy at all when the search
-is small, as contest boards mostly are. Plans are counted in slides and never hold two
-consecutive slides of one car (those would merge into a shorter plan).
+is small, as contest boards mostly are; when the larger search is still going
+after a while, the same board with fewer cars (traffic_relaxed) may prove
+there is no plan, or find a shortest one, in a fraction of its cluster. Plans
+are counted in slides and never hold two consecutive slides of one car (those
+would merge into a shorter plan).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from __future__ import annotations
 import random
 import threading
 from collections import OrderedDict
+from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fewest.engine import traffic as rules
@@ -26,6 +31,7 @@ from fewest.solvers.control import Budget, Control, Stopped
 from fewest.solvers.search import RulesProblem, bfs
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.traffic_random import random_level
+from fewest.solvers.traffic_relaxed import settle
 from fewest.solvers.traffic_small import TooLarge, forward_search, goal_unreachable, order_signature
 
 if TYPE_CHECKING:  # numpy-backed: imported on first use, so small solves never load numpy
@@ -44,6 +50,10 @@ SOLVE_TABLE_STATES = 100_000
 # solvable boards up to ~40 000 positions; a cluster with no plan, met whole, is ~3x faster
 # in numpy from ~4 000 on.
 SMALL_STATES = 50_000
+# Past this many more positions, the search of a hard "Get out" board stops once to ask the
+# board with fewer cars (traffic_relaxed): boards settled sooner never pay for those rounds,
+# and a search they cannot settle goes on where it was. About two seconds of search.
+MIDWAY_NODES = 500_000
 
 # (level, in-line car order) -> (layout, tables of the clusters met so far)
 _cache: OrderedDict[tuple, tuple[Layout, list[DistanceTable]]] = OrderedDict()
@@ -128,9 +138,14 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
                 return _answer(control, forward_search(level, state, control, SMALL_STATES))
             except TooLarge:
                 pass
+            control.call_at(control.expanded + MIDWAY_NODES, partial(_settle_midway, level, state, control))
         found = search(level, state, control, SOLVE_TABLE_STATES)
+    except _Settled as settled:
+        return _answer(control, settled.moves)
     except Stopped as stop:
         return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+    finally:
+        control.call_at(0, None)
     from fewest.solvers.traffic_table import DistanceTable  # loaded by `search` already
 
     if isinstance(found, DistanceTable):
@@ -138,6 +153,41 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
         distance = found.distance_of(key)
         return _answer(control, found.plan(key) if distance >= 0 else None, {"cluster": len(found)})
     return _answer(control, found.moves)
+
+
+class _Settled(Exception):
+    """Raised from the middle of a search: boards with fewer cars gave the answer."""
+
+    def __init__(self, moves: list[Move] | None) -> None:
+        super().__init__()
+        self.moves = moves
+
+
+def _settle_midway(level: Level, state: State, control: Control) -> None:
+    settled = settle(replace(level, start=state.offsets), control, _smaller_plan)
+    if settled is not None:
+        raise _Settled(settled.moves)
+
+
+def _smaller_plan(level: Level, control: Control) -> list[Move] | None:
+    """A shortest plan of one of traffic_relaxed's smaller boards, or None when it has none:
+    this module's one-off search, kept out of the cache (those boards are seen once)."""
+    from fewest.solvers.traffic_lines import Layout
+    from fewest.solvers.traffic_table import DistanceTable, explore
+
+    state = rules.initial_state(level)
+    if goal_unreachable(level, state):
+        return None
+    try:
+        return forward_search(level, state, control, SMALL_STATES)
+    except TooLarge:
+        pass
+    layout = Layout(level, state)
+    found = explore(layout, layout.encode(state), control, SOLVE_TABLE_STATES)
+    if isinstance(found, DistanceTable):
+        key = layout.encode(state)
+        return found.plan(key) if found.distance_of(key) >= 0 else None
+    return found.moves
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:
