@@ -138,7 +138,8 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
                 return _answer(control, forward_search(level, state, control, SMALL_STATES))
             except TooLarge:
                 pass
-            control.call_at(control.expanded + MIDWAY_NODES, partial(_settle_midway, level, state, control))
+            midway = control.expanded + MIDWAY_NODES
+            control.call_at(midway, partial(_settle_midway, level, state, control))
         found = search(level, state, control, SOLVE_TABLE_STATES)
     except _Settled as settled:
         return _answer(control, settled.moves)

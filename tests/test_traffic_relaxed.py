@@ -23,19 +23,23 @@ def dense_boards(seed: int, count: int):
                            spare_goal_row=True, walls=rng.randint(0, 1))
 
 
-def test_what_fewer_cars_settle_is_what_the_whole_board_needs(monkeypatch):
-    monkeypatch.setattr(traffic_relaxed, "KEPT_SHARE", 0.99)  # every proper subset may be tried
-    sizes: list[int] = []
-    smaller_plan = solver._smaller_plan
+def counting(sizes: list[int]):
+    """The solver's search of a smaller board, noting in `sizes` how many cars each had."""
 
     def counted(level, control):
         sizes.append(len(level.cars))
-        return smaller_plan(level, control)
+        return solver._smaller_plan(level, control)
 
+    return counted
+
+
+def test_what_fewer_cars_settle_is_what_the_whole_board_needs(monkeypatch):
+    monkeypatch.setattr(traffic_relaxed, "KEPT_SHARE", 0.99)  # every proper subset may be tried
+    sizes: list[int] = []
     none = plans = 0
     for level in dense_boards(7, 250):
         sizes.clear()
-        settled = traffic_relaxed.settle(level, Control(), counted)
+        settled = traffic_relaxed.settle(level, Control(), counting(sizes))
         if settled is None:
             continue
         expected = oracle.shortest_plan(T, level)
@@ -77,25 +81,22 @@ def test_the_solver_with_the_rounds_matches_the_oracle(monkeypatch):
 
 # Rows from the top: .LHHII. / .LGGOPQ / .FF.OPQ / .KMN... (to clear) / .KMNEE. / J.CC.DD /
 # J.AA.BB. Its cluster holds about 22 million positions and none clears the row, which the
-# whole board's search took more than half a minute to prove; 10 of its 17 cars prove it in 110,000.
+# whole board's search took more than half a minute to prove; 10 of its 17 cars prove it
+# in 110,000.
 CROWDED = "7 4\n2 3 6\n2 3 6\n1 5\n0\n1 2\n1 3\n2 3 5\n1 1\n2 3 6\n1 3\n1 3\n1 5\n1 5\n1 5\n"
 
 
 def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget(monkeypatch):
     (entry,) = read_text(CROWDED, "crowded.in")
     sizes: list[int] = []
-
-    def counted(level, control):
-        sizes.append(len(level.cars))
-        return solver._smaller_plan(level, control)
-
     seen = []
     control = Control(on_progress=seen.append, progress_interval=0)
     control.expanded = 5000  # what the caller had counted before: reports go on from there
-    assert traffic_relaxed.settle(entry.level, control, counted) == traffic_relaxed.Relaxed(None)
+    assert traffic_relaxed.settle(entry.level, control, counting(sizes)) == traffic_relaxed.Relaxed(None)
     assert sizes[-1] == 10 and control.expanded < traffic_relaxed.ROUND_NODES
     counts = [progress.expanded for progress in seen]
-    assert len(counts) > 10 and counts == sorted(counts) and 5000 < counts[0] <= counts[-1] <= control.expanded
+    assert len(counts) > 10 and counts == sorted(counts)
+    assert 5000 < counts[0] <= counts[-1] <= control.expanded
     solution = solver.solve(entry.level, T.initial_state(entry.level), Control())
     assert solution.status is Status.UNSOLVABLE
 
