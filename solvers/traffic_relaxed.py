@@ -59,10 +59,11 @@ def settle(
     report = control.on_progress
     rounds = Control(Budget(seconds=seconds, nodes=nodes, memory_bytes=budget.memory_bytes),
                      should_stop=control.should_stop, progress_interval=control.progress_interval,
-                     # counted on from the caller's own figures, so they never run backwards
+                     # the caller's own figures, counted on: its nodes never run backwards, and
+                     # its bound stays (a smaller board's is no bound on the full board's moves)
                      on_progress=None if report is None else lambda progress: report(
                          replace(progress, expanded=control.expanded + progress.expanded,
-                                 seconds=control.seconds)))
+                                 bound=control.bound, seconds=control.seconds)))
     try:
         while len(kept) <= KEPT_SHARE * len(level.cars):
             smaller = _with_cars(level, kept)

@@ -91,12 +91,13 @@ def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget(monk
     sizes: list[int] = []
     seen = []
     control = Control(on_progress=seen.append, progress_interval=0)
-    control.expanded = 5000  # what the caller had counted before: reports go on from there
+    control.expanded, control.bound = 5000, 14  # the caller's figures: reports go on from there
     assert traffic_relaxed.settle(entry.level, control, counting(sizes)) == traffic_relaxed.Relaxed(None)
     assert sizes[-1] == 10 and control.expanded < traffic_relaxed.ROUND_NODES
     counts = [progress.expanded for progress in seen]
     assert len(counts) > 10 and counts == sorted(counts)
     assert 5000 < counts[0] <= counts[-1] <= control.expanded
+    assert {progress.bound for progress in seen} == {14}
     solution = solver.solve(entry.level, T.initial_state(entry.level), Control())
     assert solution.status is Status.UNSOLVABLE
 
