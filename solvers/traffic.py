@@ -85,10 +85,11 @@ def _cached_table(level: Level, state: State) -> DistanceTable | None:
 
 
 def search(
-    level: Level, state: State, control: Control, table_states: int | None
-) -> DistanceTable | ForwardPlan:
+    level: Level, state: State, control: Control, table_states: int | None, table_only: bool = False
+) -> DistanceTable | ForwardPlan | None:
     """The cached table of the cluster holding `state`, else a new search from it: a table
-    (then cached) or, past `table_states` positions (None: no limit), maybe just a plan."""
+    (then cached) or, past `table_states` positions (None: no limit), maybe just a plan.
+    With `table_only`, a table or None (see traffic_table.explore)."""
     from fewest.solvers.traffic_bfs import ForwardPlan
     from fewest.solvers.traffic_table import DistanceTable, explore
 
@@ -98,7 +99,7 @@ def search(
     if goal_unreachable(level, state):
         return ForwardPlan(None, 0)
     layout, tables = _layout_and_tables(level, state)
-    found = explore(layout, layout.encode(state), control, table_states)
+    found = explore(layout, layout.encode(state), control, table_states, table_only)
     if isinstance(found, DistanceTable):
         with _lock:
             tables.append(found)
@@ -106,9 +107,12 @@ def search(
 
 
 def warm_up(level: Level) -> None:
-    """Build the table of the level's start cluster (bounded: see WARM_UP_SECONDS)."""
+    """Build the table of the level's start cluster (bounded: see WARM_UP_SECONDS). A cluster
+    too large for a table is left at once: searching on would only take a core from the
+    player's own hints and solves."""
     try:
-        search(level, rules.initial_state(level), Control(Budget(seconds=WARM_UP_SECONDS)), None)
+        search(level, rules.initial_state(level), Control(Budget(seconds=WARM_UP_SECONDS)), None,
+               table_only=True)
     except Stopped:
         pass
 
@@ -141,6 +145,7 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
             midway = control.expanded + MIDWAY_NODES
             control.call_at(midway, partial(_settle_midway, level, state, control))
         found = search(level, state, control, SOLVE_TABLE_STATES)
+        assert found is not None  # only a warm-up asks for a table or nothing
     except _Settled as settled:
         return _answer(control, settled.moves)
     except Stopped as stop:

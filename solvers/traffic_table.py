@@ -71,13 +71,14 @@ class DistanceTable:
 
 
 def explore(
-    layout: Layout, start: int, control: Control, table_states: int | None = None
-) -> DistanceTable | ForwardPlan:
+    layout: Layout, start: int, control: Control, table_states: int | None = None, table_only: bool = False
+) -> DistanceTable | ForwardPlan | None:
     """The table of the cluster of `start`, built by BFS while its adjacency fits in
     EDGE_LIMIT. With `table_states`, a one-off solve does not pay for a large table: once a
     goal is seen, it stops there when the cluster passes `table_states` positions or grows far
     beyond what finding the goal took; with no goal seen by then, a "Get out" board goes on
-    by A* (traffic_astar). Raises Stopped when the control says so."""
+    by A* (traffic_astar). With `table_only` (a warm-up: no one waits for a plan), None as
+    soon as the cluster is too large for a table. Raises Stopped when the control says so."""
     edges = _Edges()
     found: list[np.ndarray] = []
     goal, goal_depth, seen = None, 0, 0
@@ -89,6 +90,8 @@ def explore(
             if goal is not None and table_states is not None:
                 table_states = min(table_states, TABLE_GROWTH * seen + TABLE_SLACK)
         too_large = not edges.kept or (table_states is not None and seen > table_states)
+        if too_large and table_only:
+            return None
         if too_large and goal is not None:
             return plan_to(layout, found[:goal_depth], goal)
         if too_large and layout.clears_row:

@@ -86,6 +86,24 @@ def test_a_hint_after_warm_up_is_a_lookup_from_any_position():
     assert T.is_solved(entry.level, state)
 
 
+def test_a_warm_up_leaves_a_cluster_too_large_for_a_table_at_once(monkeypatch):
+    searched = []
+    monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 0)  # no cluster fits
+    monkeypatch.setattr(traffic_table, "best_first", lambda *args: searched.append(args))
+    (entry,) = read_text(CONTEST_SAMPLE, "getout.in")
+    solver._cache.clear()
+    warm_up("traffic", entry.level)
+    assert searched == [] and solver._cached_table(entry.level, T.initial_state(entry.level)) is None
+    # a solve of the same board goes on without a table: by A*, here stubbed out
+    layout = traffic_table.Layout(entry.level, T.initial_state(entry.level))
+    traffic_table.explore(layout, layout.encode(T.initial_state(entry.level)), Control(), None)
+    assert len(searched) == 1
+    monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 1 << 24)
+    warm_up("traffic", entry.level)  # and one that fits gets its table
+    assert solver._cached_table(entry.level, T.initial_state(entry.level)) is not None
+    solver._cache.clear()
+
+
 def test_positions_off_the_optimal_line():
     level = T.level_from_rows(["......", "......", "AAB.C.", "..B.C.", "......", "......"], ("exit", "A"))
     assert len(solve("traffic", level).moves) == 3
