@@ -154,11 +154,19 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
         control.call_at(0, None)
     from fewest.solvers.traffic_table import DistanceTable  # loaded by `search` already
 
+    extra = {"cluster": len(found)} if isinstance(found, DistanceTable) else {}
+    return _answer(control, _moves_in(found, state), extra)
+
+
+def _moves_in(found: DistanceTable | ForwardPlan, state: State) -> list[Move] | None:
+    """The shortest plan from `state` that a search found: read off its table, or its own
+    plan; None when there is none."""
+    from fewest.solvers.traffic_table import DistanceTable
+
     if isinstance(found, DistanceTable):
         key = found.layout.encode(state)
-        distance = found.distance_of(key)
-        return _answer(control, found.plan(key) if distance >= 0 else None, {"cluster": len(found)})
-    return _answer(control, found.moves)
+        return found.plan(key) if found.distance_of(key) >= 0 else None
+    return found.moves
 
 
 class _Settled(Exception):
@@ -179,7 +187,7 @@ def _smaller_plan(level: Level, control: Control) -> list[Move] | None:
     """A shortest plan of one of traffic_relaxed's smaller boards, or None when it has none:
     this module's one-off search, kept out of the cache (those boards are seen once)."""
     from fewest.solvers.traffic_lines import Layout
-    from fewest.solvers.traffic_table import DistanceTable, explore
+    from fewest.solvers.traffic_table import explore
 
     state = rules.initial_state(level)
     if goal_unreachable(level, state):
@@ -190,10 +198,8 @@ def _smaller_plan(level: Level, control: Control) -> list[Move] | None:
         pass
     layout = Layout(level, state)
     found = explore(layout, layout.encode(state), control, SOLVE_TABLE_STATES)
-    if isinstance(found, DistanceTable):
-        key = layout.encode(state)
-        return found.plan(key) if found.distance_of(key) >= 0 else None
-    return found.moves
+    assert found is not None  # only a warm-up asks for a table or nothing
+    return _moves_in(found, state)
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:
