@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from fewest.engine.base import format_plan, replay
 from fewest.engine.registry import rules_for
-from fewest.levels.base import LevelEntry
+from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.registry import FORMATS
 from fewest.solvers.solution import Solution, Status
 from fewest.tui.level_summary import counted
@@ -155,8 +155,6 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
 
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
     from fewest.solvers import Budget, solve
-
-    from fewest.levels import LevelFormatError
 
     entries: list[LevelEntry] = []
     unreadable = []
