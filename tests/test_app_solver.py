@@ -9,9 +9,10 @@ import pytest
 from rich.console import Console
 
 from fewest.engine import sokoban, traffic
-from fewest.engine.base import replay
+from fewest.engine.base import format_plan, parse_plan, replay
 from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
+from fewest.levels.sokoban_grid import xsb_rows
 from fewest.solvers import api
 from fewest.solvers.control import Budget, Progress
 from fewest.solvers.sokoban_box_route import box_route
@@ -20,7 +21,8 @@ from fewest.tui import solver_worker
 from fewest.tui.app import FewestApp
 from fewest.tui.solver_worker import PlanBook, analyse, distance, undos_out_of_deadlock
 from fewest.tui.level_summary import short_count
-from tests.app_support import SIZE, app_on_text, board_screen, idle, make_app, quiet_app, wait_for
+from fewest.tui.progress import ProgressStore
+from tests.app_support import SIZE, app_on_text, board_screen, entries, idle, make_app, quiet_app, wait_for
 from tests.oracle import fewest_counted, shortest_plan
 
 
@@ -454,6 +456,7 @@ async def test_a_par_the_solver_disproves_gives_way_to_the_proven_one(tmp_path):
         screen = board_screen(app)
         await wait_for(pilot, lambda: app.store.level(screen.entry.key).par is not None)
         assert app.store.level(screen.entry.key).par == 1 == len(shortest_plan(screen.game.rules, screen.game.level))
+        assert len(parse_plan(screen.game.rules, app.store.level(screen.entry.key).par_plan)) == 1  # (kept with it)
         assert _message(app) == "Par 1, proven by the solver: the level's file says 9."
         assert "Par 1" in _status(app)
 
@@ -513,6 +516,74 @@ async def test_a_hint_back_at_the_start_after_moves_teaches_no_par(tmp_path):
         await idle(pilot)
         assert _message(app).startswith("1 move to solve from here")  # (B goes on for free)
         assert app.store.level(screen.entry.key).par is None  # 1 is no par: the level's is 2
+
+
+@pytest.mark.parametrize("family", ["sokoban", "traffic", "rotation", "shift", "password"])
+async def test_a_plan_proven_from_the_start_serves_the_level_met_again(tmp_path, monkeypatch, family):
+    app = make_app(tmp_path, family)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await idle(pilot)
+        par = len(shortest_plan(screen.game.rules, screen.game.level))
+        kept = app.store.level(screen.entry.key)
+        assert kept.par == par and len(parse_plan(screen.game.rules, kept.par_plan)) == par
+    slow = SlowSolver()  # (a search would never end: the answers must come from the kept plan)
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    again = make_app(tmp_path, family)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = board_screen(again)
+        await pilot.press("h")
+        assert _message(again).startswith(f"{par} move{'s' if par != 1 else ''} ")
+        await pilot.press("S")
+        await wait_for(pilot, screen.game.is_solved)
+        assert screen.game.counters.moves == par and slow.calls == 0
+
+
+@pytest.mark.parametrize("kept, best, more, searched", [
+    ("plan", None, 0, False),
+    ("up", None, 0, True),  # par's length in pushes up: not legal here (an edited file)
+    (None, "plan", 0, False),  # the player's own solve, as short as the par
+    ("plan", None, 1, True),  # a plan not of the par's length is no shortest plan
+])
+async def test_a_kept_plan_serves_only_if_it_solves_the_level_in_par_moves(tmp_path, monkeypatch, kept, best, more, searched):
+    entry = entries("sokoban")[0]
+    plan = shortest_plan(sokoban, entry.level)
+    text = format_plan(sokoban, plan)
+    store = ProgressStore(str(tmp_path / "data"))
+    kept = {"plan": text, "up": "U" * len(plan)}.get(kept)
+    store.remember_par(entry.key, len(plan) + more, kept)
+    if best:
+        store.record_solve(entry.key, len(plan), sokoban.tally(plan).pushes, assisted=False, plan=text)
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause(0.1)
+        assert slow.calls == searched
+        if not searched:
+            assert _message(app).startswith(f"{len(plan)} moves")
+
+
+@pytest.mark.parametrize("bundled", [True, False])
+async def test_a_best_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled):
+    # A bundled pack's par is proven; a user's file may state any par, so a best of its
+    # length proves nothing until the solver has proven the par itself.
+    entry = find_pack("sokoban_learning").entries[1]  # "Get behind it", par 2
+    if not bundled:
+        entry = read_text("Par: 2\n" + "\n".join(xsb_rows(entry.level)), "mine.xsb")[0]
+    plan = shortest_plan(sokoban, entry.level)
+    assert len(plan) == entry.par
+    ProgressStore(str(tmp_path)).record_solve(
+        entry.key, len(plan), sokoban.tally(plan).pushes, assisted=False, plan=format_plan(sokoban, plan))
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause(0.1)
+        assert slow.calls == (0 if bundled else 1)
 
 
 def test_a_long_activity_gives_way_a_whole_part_at_a_time():

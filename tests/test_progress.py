@@ -45,6 +45,23 @@ def test_the_best_solves_moves_are_kept_with_it(tmp_path):
     assert ProgressStore(str(tmp_path)).level("old#1").best_plan == "rRdd"
 
 
+def test_a_proven_par_keeps_its_plan_until_another_par_is_proven(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    store.remember_par("k#1", 4)
+    store.remember_par("k#1", 4, "rRdd")  # the same par, now with a plan: kept
+    assert ProgressStore(str(tmp_path)).level("k#1").par_plan == "rRdd"
+    store.remember_par("k#1", 4, "dRrd")  # another plan as short: the first stays
+    store.remember_par("k#1", 4)
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(par=4, par_plan="rRdd")
+    store.remember_par("k#1", 3)  # a new par: the old plan is not one of its length
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(par=3)
+    store.remember_par("k#1", 2, "RR")
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(par=2, par_plan="RR")
+    # a malformed plan costs only itself
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": {"odd#1": {"par": 2, "par_plan": ["R"]}}}))
+    assert ProgressStore(str(tmp_path)).level("odd#1") == LevelRecord(par=2)
+
+
 def test_saved_games_replay_through_the_mid_end(tmp_path):
     entry = read_text("#####\n#@$.#\n# $.#\n#####\n", "two.xsb")[0]
     game = Game(sokoban, entry.level)
@@ -173,6 +190,8 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     second.record_solve("b#1", 5, 1, assisted=False)
     second.record_solve("a#1", 8, 2, assisted=False, plan="L")  # the same level, better
     first.remember_par("a#1", 8)
+    second.remember_par("c#1", 3, "RRR")
+    first.remember_par("c#1", 3)  # (the same par, proven again without its plan: the plan stays)
     first.save_game("x#3", SavedGame({"entries": [["move", "R"]]}, 3.0, 0))
     second.save_game("y#3", SavedGame({"entries": [["move", "L"]]}, 4.0, 1))
     second.drop_game("x#3", finished=True)  # (it finished that level, whose game the first saved)
@@ -188,6 +207,7 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     assert later.recent == [str(tmp_path / "y.xsb"), str(tmp_path / "x.xsb")]
     assert later.setting("theme") == "textual-light" and later.setting("keymap") == {"undo": "f5"}
     assert first.level("b#1").solved  # (each store reads the other's solves as it writes)
+    assert later.level("c#1") == LevelRecord(par=3, par_plan="RRR")
 
 
 THREE = ["#####\n#@$.#\n#####", "######\n#@$ .#\n######", "#######\n#@$  .#\n#######"]

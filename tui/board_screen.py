@@ -137,6 +137,7 @@ class BoardScreen(Thinking, Screen[int]):
         last = max(len(self.entries), self.entries[-1].index)
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
+        self._recall_plan()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
         self._prepare(entry, self.book, unproven)

@@ -9,13 +9,15 @@ A mixin of BoardScreen: it uses the screen's game, entry, book, store, board and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from textual import work
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from fewest.engine.base import format_plan, parse_plan, replay
 from fewest.engine.game import EntryKind
 from fewest.levels.base import LevelEntry
+from fewest.levels.bundled import is_bundled
 from fewest.solvers import api
 from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
@@ -146,7 +148,7 @@ class Thinking:
         # and came back, that car may go on for free, and the count is not the par)
         at_start = analysis.state == self.game.rules.initial_state(entry.level) and analysis.last is None
         if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None:
-            self._proven_par(analysis.moves_to_go)  # a hint from the start proves the par
+            self._proven_par(analysis.moves_to_go, analysis.plan)  # a hint from the start proves the par
         if not self._is_current(analysis):
             return
         if analysis.dead or analysis.plan is None:
@@ -261,9 +263,9 @@ class Thinking:
             if measured == self.game.state:
                 self.meter_value = value
         elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
-            key, par = worker.result
+            key, par, plan = worker.result
             if key == self.entry.key:
-                self._proven_par(par) if par is not None else self._proven_unsolvable()
+                self._proven_par(par, plan) if par is not None else self._proven_unsolvable()
         self._show_status()
 
     # ----- deadlock warning ------------------------------------------------
@@ -287,11 +289,11 @@ class Thinking:
         moves = f"{back} move{'s' if back != 1 else ''}"
         return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
 
-    def _proven_par(self, par: int) -> None:
-        """Keep the par the solver proved; where the level's file said another, say so."""
+    def _proven_par(self, par: int, plan: Sequence[Any]) -> None:
+        """Keep the par the solver proved, with its plan; where the level's file said another, say so."""
         entry = self.entry
         told = entry.par is not None and par != entry.par and self.store.level(entry.key).par != par
-        self.store.remember_par(entry.key, par)
+        self.store.remember_par(entry.key, par, format_plan(self.game.rules, plan))
         if told:
             self.say(f"Par {par}, proven by the solver: the level's file says {entry.par}.")
 
@@ -311,11 +313,34 @@ class Thinking:
         solution = api.solve(entry.family, entry.level, budget=PAR_BUDGET,
                              should_stop=lambda: worker.is_cancelled)
         if solution.status is Status.UNSOLVABLE:
-            return entry.key, None
+            return entry.key, None, None
         if solution.status is not Status.OPTIMAL:
             return None
         book.learn(book.rules.initial_state(entry.level), solution.moves)
-        return entry.key, len(solution.moves)
+        return entry.key, len(solution.moves), solution.moves
+
+    def _recall_plan(self) -> None:
+        """Put into the book a shortest plan from the start known from an earlier visit: the
+        one the solver proved with the par, else the player's own best if it is as short.
+        A hint or solve from the start then needs no search (on the hardest levels, a
+        minute's). A plan that no longer solves the level in `par` moves is passed over."""
+        entry = self.entry
+        record = self.store.level(entry.key)
+        # (a user's file may state a par the solver has not proven: not one to trust here)
+        par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
+        rules, level = self.game.rules, self.game.level
+        start = rules.initial_state(level)
+        for text in (record.par_plan, record.best_plan):
+            if par is None or text is None:
+                continue
+            try:
+                plan = parse_plan(rules, text)
+                fits = len(plan) == par and rules.is_solved(level, replay(rules, level, plan, start))
+            except ValueError:  # (a move that does not parse or is not legal here)
+                fits = False
+            if fits:
+                self.book.learn(start, plan)
+                return
 
     def _start_meter(self) -> None:
         state, last = self.game.state, self._last_move()

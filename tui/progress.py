@@ -2,7 +2,7 @@
 
 Four small JSON files under the data directory, so damage to one never costs the others:
 
-    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan"}}}
+    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan"}}}
     games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
@@ -61,6 +61,7 @@ class LevelRecord:
     best_pushes: int | None = None
     par: int | None = None  # proven optimal length learned while playing
     best_plan: str | None = None  # the moves of that best solve, as a plan's text
+    par_plan: str | None = None  # a plan of `par` moves from the start the solver proved, as text
 
     @classmethod
     def from_json(cls, data: Any) -> "LevelRecord | None":
@@ -78,8 +79,9 @@ class LevelRecord:
             if value is not None and (type(value) is not int or value < 0):
                 return None
             setattr(record, name, value)
-        plan = data.get("best_plan")
-        record.best_plan = plan if isinstance(plan, str) else None  # (the counts stand without it)
+        for name in ("best_plan", "par_plan"):  # (the counts stand without them)
+            plan = data.get(name)
+            setattr(record, name, plan if isinstance(plan, str) else None)
         return record
 
 
@@ -176,11 +178,17 @@ class ProgressStore:
         self._save_level(key)
         return improved
 
-    def remember_par(self, key: str, par: int) -> None:
+    def remember_par(self, key: str, par: int, plan: str | None = None) -> None:
+        """Keep a par the solver proved, with the plan of that length it found (its text),
+        so that the level met again needs no search for a hint or solve from its start."""
         record = self.levels.setdefault(key, LevelRecord())
         if record.par != par:
-            record.par = par
-            self._save_level(key)
+            record.par, record.par_plan = par, plan
+        elif plan is not None and record.par_plan is None:
+            record.par_plan = plan
+        else:
+            return
+        self._save_level(key)
 
     def _save_level(self, key: str) -> None:
         self._data["progress"][key] = asdict(self.levels[key])
@@ -342,7 +350,8 @@ class ProgressStore:
 
 def _merged_levels(theirs: Any, mine: dict) -> dict:
     """One level's record as two instances left it: solved in either, assisted only where
-    neither solved it unaided, the better best (with its plan), the par this one proved."""
+    neither solved it unaided, the better best (with its plan), the par this one proved
+    (with its plan, or the other's plan for the same par)."""
     other = LevelRecord.from_json(theirs)
     if other is None:
         return mine
@@ -355,7 +364,10 @@ def _merged_levels(theirs: Any, mine: dict) -> dict:
         or (other.best_moves, other.best_pushes or 0) < (record.best_moves, record.best_pushes or 0)
     ):
         record.best_moves, record.best_pushes, record.best_plan = other.best_moves, other.best_pushes, other.best_plan
-    record.par = record.par if record.par is not None else other.par
+    if record.par is None:
+        record.par, record.par_plan = other.par, other.par_plan
+    elif record.par_plan is None and other.par == record.par:
+        record.par_plan = other.par_plan
     return asdict(record)
 
 
