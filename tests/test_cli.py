@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -76,6 +77,25 @@ def test_sokoban_json_has_pushes(capsys):
     record = json.loads(out)
     assert set(record["plan"]) <= set("lurdLURD")
     assert record["pushes"] == sum(ch.isupper() for ch in record["plan"]) >= 1
+
+
+def test_a_levels_seconds_leave_out_loading_the_solvers_code(capsys, monkeypatch):
+    # The first level of a run loads its family's solver (numpy and all: ~0.1 s), once
+    # per process: start-up, not that level's solve. A load made slow shows where it falls.
+    from fewest.solvers import registry
+
+    loaded, calls = registry.importlib.import_module, []
+
+    def slow(name):
+        if not calls:  # (a module is loaded once; asked again, it is at hand)
+            time.sleep(1.0)
+        calls.append(name)
+        return loaded(name)
+
+    monkeypatch.setattr(registry.importlib, "import_module", slow)
+    _, out, _ = run(capsys, "solve", "--json", os.path.join(DATA, "sokoban_1.in"))
+    record = json.loads(out)
+    assert record["length"] == 1 and record["seconds"] < 1.0
 
 
 @pytest.mark.parametrize(

@@ -155,6 +155,7 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
 
 def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
     from fewest.solvers import Budget, solve
+    from fewest.solvers.registry import solver_for
 
     entries: list[LevelEntry] = []
     unreadable = []
@@ -193,6 +194,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
         for entry in entries:
             if interrupt.pressed.is_set():  # (between two levels: the next one is not started)
                 break
+            solver_for(entry.family)  # (its code loaded first: a level's seconds are its solve's, not start-up's)
             line.start(entry.where)
             started = time.perf_counter()
             try:
