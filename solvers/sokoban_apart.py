@@ -21,7 +21,7 @@ import os
 import time
 from typing import Any, Callable
 
-from fewest.solvers.control import Budget, Control, Stopped
+from fewest.solvers.control import Budget, Control, Progress, Stopped
 from fewest.solvers.sokoban_pulls_apart import end_child, process_context, start_child
 
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
@@ -33,7 +33,8 @@ class SearchApart:
     `done()` looks (without waiting) for the child's word and is True once it sent a
     proof, which `answer` then holds (the search's result: None may mean "no plan");
     `bound` is the control's bound it reached; `finished` once it sent its last word
-    (a proof, or that it stopped)."""
+    (a proof, or that it stopped). `progress()` tells, at any time, the bound and the
+    expansions the child has reached so far (from memory it shares: no word to read)."""
 
     def __init__(self, search: Search, memory_bytes: int | None) -> None:
         self._search = search
@@ -45,6 +46,7 @@ class SearchApart:
         self.answer: Any = None
         self.bound = 0
         self.expanded = 0  # the child's states expanded
+        self._reached: Any = None  # [bound, expanded] shared with the child, as it goes
 
     def start(self, seconds: float, after: float = 0.0) -> None:
         """Fork the child: it waits `after` seconds (or until `wake`), then searches until
@@ -53,7 +55,8 @@ class SearchApart:
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
         ends = time.perf_counter() + seconds  # (the same clock in the child)
-        task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid())
+        self._reached = context.Array("q", 2, lock=False)  # (two words, each written whole)
+        task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid(), self._reached)
         self._child = start_child(context.Process(target=_run, args=task, daemon=True))
         sender.close()
         alarm.close()
@@ -84,6 +87,12 @@ class SearchApart:
             self.close()
         return self.solved
 
+    def progress(self) -> tuple[int, int]:
+        """(bound, states expanded) the child has reached: its last word's once it came."""
+        if self.finished or self._reached is None:
+            return self.bound, self.expanded
+        return max(self.bound, self._reached[0]), max(self.expanded, self._reached[1])
+
     def wait(self, seconds: float) -> bool:
         """Wait up to `seconds` for the child's word; True when it proved its answer."""
         if self.running:
@@ -98,15 +107,22 @@ class SearchApart:
         self._waker.close()
 
 
-def _run(sender, alarm, search: Search, ends: float, memory_bytes: int | None, after: float, owner: int) -> None:
-    """The child: one word, (proved?, the answer or None, the bound it reached, states expanded).
-    On Ctrl-C (sent to the whole process group) it stops quietly: the parent says so. It
-    stops as at a cancel once `owner` (the process that started it) is gone."""
+def _run(
+    sender, alarm, search: Search, ends: float, memory_bytes: int | None, after: float, owner: int, reached: Any
+) -> None:
+    """The child: one word, (proved?, the answer or None, the bound it reached, states expanded),
+    and as it goes, its bound and expansions so far in `reached`. On Ctrl-C (sent to the
+    whole process group) it stops quietly: the parent says so. It stops as at a cancel
+    once `owner` (the process that started it) is gone."""
+
+    def progress(now: Progress) -> None:
+        reached[0], reached[1] = now.bound or 0, now.expanded
+
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
         control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
-                          should_stop=lambda: not _alive(owner))
+                          should_stop=lambda: not _alive(owner), on_progress=progress)
         try:
             word = (True, search(control), control.bound or 0, control.expanded)
         except Stopped:

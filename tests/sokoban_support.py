@@ -5,6 +5,7 @@ import csv
 import heapq
 import itertools
 import random
+import time
 from collections import deque
 from pathlib import Path
 
@@ -268,3 +269,30 @@ def children_made(monkeypatch) -> list:
 
     monkeypatch.setattr(solver, "SearchApart", apart)
     return made
+
+
+REACHED = 40  # the bound a climbing search reaches at once
+
+
+def climbing(control: Control) -> None:
+    """A search that reaches the bound REACHED at once, then only expands, until stopped."""
+    control.bound = REACHED
+    while True:
+        control.tick(100)
+        time.sleep(0.001)
+
+
+def idle(control: Control) -> None:
+    """A search with no bound and no expansions: it looks at its control until stopped."""
+    while True:
+        control.check()
+        time.sleep(0.005)
+
+
+def reports_until_reached(lvl: S.Level, metric: str) -> tuple["solver.Solution", list]:
+    """Solve `lvl` under `metric` while the progress reports are kept, cancelled by the
+    first report of REACHED (a budget of 10 s otherwise): (the solution, the reports)."""
+    reports: list = []
+    control = Control(Budget(seconds=10.0, memory_bytes=1 << 30), on_progress=reports.append,
+                      progress_interval=0.02, should_stop=lambda: any(r.bound == REACHED for r in reports))
+    return solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False), reports

@@ -17,7 +17,7 @@ from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_search as solver_search
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from tests import oracle
-from tests.sokoban_support import checked, children_made, microban
+from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, microban, reports_until_reached
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go apart only with two cores")
 
@@ -195,3 +195,12 @@ def test_with_no_process_to_be_had_the_pushes_alone_come_after(monkeypatch, chil
     lvl, row = microban(66)[65]
     pushes_found(lvl, row, run(lvl))  # (searched here: the child died before a word)
     assert children[0].started and not children[0].searched
+
+
+def test_progress_tells_what_the_child_has_reached_while_it_searches(monkeypatch, children):
+    alone = lambda tables, boxes, player, control, *_, **__: climbing(control)  # noqa: E731
+    monkeypatch.setattr(solver, "push_search", first_proof(idle, alone=alone))
+    solution, reports = reports_until_reached(microban(66)[65][0], "pushes")
+    assert solution.status is Status.CANCELLED  # (stopped by the reports, long before its 10 s)
+    assert reports[0].bound is None and reports[-1].bound == REACHED and reports[-1].expanded >= 100
+    assert not multiprocessing.active_children()

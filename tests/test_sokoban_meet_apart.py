@@ -15,7 +15,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import sokoban as solver
 from fewest.solvers.sokoban_pulls_apart import spare_core
-from tests.sokoban_support import checked, children_made, level, microban
+from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, level, microban, reports_until_reached
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the search from both ends goes apart only with two cores")
 
@@ -127,6 +127,15 @@ def test_a_cancel_stops_both(monkeypatch):
     assert solution.status is Status.CANCELLED and time.monotonic() - started < 2
     assert not multiprocessing.active_children()
 
+
+def test_progress_tells_what_the_child_has_reached_while_it_searches(monkeypatch):
+    monkeypatch.setattr(solver, "APART_AFTER", 0.0)
+    monkeypatch.setattr(solver, "meet_search", lambda tables, boxes, player, control: climbing(control))
+    monkeypatch.setattr(solver, "push_search", lambda tables, boxes, player, control, *_, **__: idle(control))
+    solution, reports = reports_until_reached(microban(66)[65][0], "moves")
+    assert solution.status is Status.CANCELLED  # (stopped by the reports, long before its 10 s)
+    assert reports[0].bound is None and reports[-1].bound == REACHED and reports[-1].expanded >= 100
+    assert not multiprocessing.active_children()
 
 def in_a_thread(work):
     """work(), run in a worker thread as the app's hints are: its result."""
