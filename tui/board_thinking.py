@@ -328,10 +328,12 @@ class Thinking:
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
         par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
+        if par is None:
+            return
         rules, level = self.game.rules, self.game.level
         start = rules.initial_state(level)
         for text in (record.par_plan, record.best_plan):
-            if par is None or text is None:
+            if text is None:
                 continue
             try:
                 plan = parse_plan(rules, text)
