@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from contextlib import asynccontextmanager
 
@@ -588,6 +589,36 @@ async def test_a_best_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_pa
             assert _message(app).startswith(f"{len(plan)} moves")
             await pilot.pause(0.1)
         await wait_for(pilot, lambda: slow.calls == (0 if bundled else 1))
+
+
+@pytest.mark.parametrize("tampered", [False, True])
+async def test_a_resumed_game_keeps_the_plan_proven_from_where_it_stands(tmp_path, monkeypatch, tampered):
+    app = make_app(tmp_path, "sokoban")  # "Small room"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("left", "h")  # (a step onto the goal beside the player, then a hint)
+        await idle(pilot)
+        told, key = _message(app), screen.entry.key
+        assert told.endswith("to solve from here.  (h again shows the next move)")
+        screen.save_game()
+    games = tmp_path / "data" / "games.json"
+    kept = json.loads(games.read_text(encoding="utf-8"))
+    assert kept["games"][key]["plan"]
+    if tampered:  # (moves that do not solve it from there: passed over, and searched again)
+        kept["games"][key]["plan"] = "U" * len(kept["games"][key]["plan"])
+        games.write_text(json.dumps(kept), encoding="utf-8")
+    slow = SlowSolver()
+    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    again = make_app(tmp_path, "sokoban")
+    async with again.run_test(size=SIZE) as pilot:
+        assert _message(again).startswith("Welcome back")
+        await pilot.press("h")
+        if tampered:
+            await wait_for(pilot, lambda: slow.calls == 1)
+        else:
+            assert _message(again) == told
+            await pilot.pause(0.1)
+            assert slow.calls == 0
 
 
 def test_a_long_activity_gives_way_a_whole_part_at_a_time():

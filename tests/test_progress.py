@@ -69,11 +69,13 @@ def test_saved_games_replay_through_the_mid_end(tmp_path):
     game.restart()
     game.undo()
     store = ProgressStore(str(tmp_path))
-    store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2))
+    store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2, "dRuR"))
     saved = ProgressStore(str(tmp_path)).saved_game(entry.key)
-    assert saved is not None and saved.seconds == 12.5 and saved.hints == 2
+    assert saved is not None and saved.seconds == 12.5 and saved.hints == 2 and saved.plan == "dRuR"
     again = Game.from_record(sokoban, entry.level, saved.record)
     assert again.state == game.state and again.can_redo
+    store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2))  # (no plan known there)
+    assert ProgressStore(str(tmp_path)).saved_game(entry.key).plan is None
     store.drop_game(entry.key)
     assert ProgressStore(str(tmp_path)).saved_game(entry.key) is None
 
@@ -171,10 +173,10 @@ def test_out_of_range_numbers_in_a_saved_game_never_crash(tmp_path):
     entry = read_text("#####\n#@$.#\n#####\n", "one.xsb")[0]
     (tmp_path / "games.json").write_text(
         '{"games": {"a#1": {"record": {"entries": [["move", "R"]], "position": 1e400}, "seconds": 1e400},'
-        ' "b#1": {"record": {"entries": []}, "seconds": NaN, "hints": -3}}}', encoding="utf-8")
+        ' "b#1": {"record": {"entries": []}, "seconds": NaN, "hints": -3, "plan": ["R"]}}}', encoding="utf-8")
     store = ProgressStore(str(tmp_path))
     first, second = store.saved_game("a#1"), store.saved_game("b#1")
-    assert first.seconds == 0.0 and second.seconds == 0.0 and second.hints == 0
+    assert first.seconds == 0.0 and second.seconds == 0.0 and second.hints == 0 and second.plan is None
     try:
         Game.from_record(sokoban, entry.level, first.record)
     except ValueError as exc:  # (the board drops such a game and says why)

@@ -92,11 +92,12 @@ class BoardScreen(Thinking, Screen[int]):
         self._resumed = self.app.clock() if self.is_mounted else None
         # (a level can start solved, as a rotation board with its centre all one digit can)
         self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
+        self._resumed_plan: str | None = None  # (put into the book when the level opens)
         saved = self.store.saved_game(entry.key)
         if saved is not None:
             try:
                 self.game = Game.from_record(rules, entry.level, saved.record)
-                self._elapsed, self.hints = saved.seconds, saved.hints
+                self._elapsed, self.hints, self._resumed_plan = saved.seconds, saved.hints, saved.plan
                 self.solved_before = self.game.is_solved()
                 self.message = "Welcome back: your game is as you left it."
             except ValueError as exc:
@@ -107,7 +108,10 @@ class BoardScreen(Thinking, Screen[int]):
         """Keep an unfinished game on disk; forget a finished or untouched one."""
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints))
+            # (with the proven plan on from here, if known: a hint there may have taken a minute)
+            plan = self.book.get(game.state)
+            text = None if plan is None else format_plan(game.rules, plan)
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, text))
         else:
             self.store.drop_game(key)
 
@@ -137,7 +141,7 @@ class BoardScreen(Thinking, Screen[int]):
         last = max(len(self.entries), self.entries[-1].index)
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
-        self._recall_plan()
+        self._recall_plans()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
         self._prepare(entry, self.book, unproven)

@@ -319,30 +319,36 @@ class Thinking:
         book.learn(book.rules.initial_state(entry.level), solution.moves)
         return entry.key, len(solution.moves), solution.moves
 
-    def _recall_plan(self) -> None:
-        """Put into the book a shortest plan from the start known from an earlier visit: the
-        one the solver proved with the par, else the player's own best if it is as short.
-        A hint or solve from the start then needs no search (on the hardest levels, a
-        minute's). A plan that no longer solves the level in `par` moves is passed over."""
+    def _recall_plans(self) -> None:
+        """Put into the book the shortest plans known from an earlier visit, so that a hint
+        or solve there needs no search (on the hardest levels, a minute's): from the start,
+        the one the solver proved with the par, else the player's own best if it is as
+        short; from where a resumed game stands, the one kept with it. A plan that no
+        longer solves the level (in `par` moves, from the start) is passed over."""
         entry = self.entry
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
         par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
-        if par is None:
-            return
-        rules, level = self.game.rules, self.game.level
-        start = rules.initial_state(level)
-        for text in (record.par_plan, record.best_plan):
-            if text is None:
-                continue
-            try:
-                plan = parse_plan(rules, text)
-                fits = len(plan) == par and rules.is_solved(level, replay(rules, level, plan, start))
-            except ValueError:  # (a move that does not parse or is not legal here)
-                fits = False
-            if fits:
+        start = self.game.rules.initial_state(self.game.level)
+        for text in (record.par_plan, record.best_plan) if par is not None else ():
+            plan = self._solving_plan(text, start)
+            if plan is not None and len(plan) == par:
                 self.book.learn(start, plan)
-                return
+                break
+        plan = self._solving_plan(self._resumed_plan, self.game.state)
+        if plan is not None:
+            self.book.learn(self.game.state, plan)
+
+    def _solving_plan(self, text: str | None, state: Any) -> list | None:
+        """The moves of `text` if they solve the level from `state`, else None."""
+        if text is None:
+            return None
+        rules, level = self.game.rules, self.game.level
+        try:
+            plan = parse_plan(rules, text)
+            return plan if rules.is_solved(level, replay(rules, level, plan, state)) else None
+        except ValueError:  # (a move that does not parse or is not legal here)
+            return None
 
     def _start_meter(self) -> None:
         state, last = self.game.state, self._last_move()

@@ -3,7 +3,7 @@
 Four small JSON files under the data directory, so damage to one never costs the others:
 
     progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan"}}}
-    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n}}}
+    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
 
@@ -92,6 +92,7 @@ class SavedGame:
     record: dict
     seconds: float = 0.0
     hints: int = 0
+    plan: str | None = None  # a shortest plan on from where it stands, proven by the solver (text)
 
 
 class ProgressStore:
@@ -201,12 +202,13 @@ class ProgressStore:
         raw = self._data["games"].get(key)
         if not isinstance(raw, dict) or not isinstance(raw.get("record"), dict):
             return None
-        seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
+        seconds, hints, plan = raw.get("seconds", 0.0), raw.get("hints", 0), raw.get("plan")
         clock_ok = isinstance(seconds, (int, float)) and 0 <= seconds < 1e9  # (not NaN, inf or 1e400)
         return SavedGame(
             raw["record"],
             float(seconds) if clock_ok else 0.0,
             hints if type(hints) is int and hints >= 0 else 0,
+            plan if isinstance(plan, str) else None,
         )
 
     def save_game(self, key: str, game: SavedGame) -> None:
