@@ -108,7 +108,9 @@ class BoardScreen(Thinking, Screen[int]):
         """Keep an unfinished game on disk; forget a finished or untouched one."""
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
-            # (with the proven plan on from here, if known: a hint there may have taken a minute)
+            # (with the proven plan on from here, if known: a hint there may have taken a minute.
+            # Traffic's car just moved may go on for free: its hint also needs the positions
+            # that move leads to, not kept, so it searches again, as its searches are quick)
             plan = self.book.get(game.state)
             text = None if plan is None else format_plan(game.rules, plan)
             self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, text))
