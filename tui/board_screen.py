@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
-from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan, replay
+from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan
 from fewest.engine.game import EntryKind, Game
 from fewest.engine.registry import rules_for
 from fewest.levels import read_file_each
@@ -334,13 +334,8 @@ class BoardScreen(Thinking, Screen[int]):
         if text is None or self._playing:
             return
         self._stop_thinking()
-        rules, level = self.game.rules, self.game.level
-        try:
-            plan = parse_plan(rules, text)
-            fits = rules.is_solved(level, replay(rules, level, plan, self.game.start))
-        except ValueError:  # (a move that does not parse or is not legal here)
-            fits = False
-        if not fits:
+        plan = self._solving_plan(text, self.game.start)
+        if plan is None:
             self.say("Your saved solution does not solve this level as it is now.")
             return
         self.game.restart()
