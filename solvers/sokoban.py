@@ -29,9 +29,10 @@ into engine moves: between pushes the player takes a shortest walk (ties by
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
-from typing import Callable
+from typing import Callable, Iterator
 
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
@@ -192,11 +193,8 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
         return apart.done()
 
     control.should_stop = should_stop
-    reports = control.on_progress
-    if reports is not None:
-        control.on_progress = partial(_with_child, reports, apart)
     try:
-        with control.share(1.0, memory=1 - MEET_MEMORY_SHARE):
+        with control.share(1.0, memory=1 - MEET_MEMORY_SHARE), _reporting_with(control, apart):
             return push_search(tables, boxes, player, control, "moves")
     except Stopped as stop:
         cancelled = stop.reason == "cancelled" and not apart.solved
@@ -212,17 +210,28 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
         raise Stopped("cancelled" if cancelled else stop.reason) from None
     finally:
         control.should_stop = asked
-        control.on_progress = reports
         apart.close()
 
 
-def _with_child(reports: Callable[[Progress], None], child: SearchApart, now: Progress) -> None:
-    """Report `now` with what `child` has reached so far: its expansions added, and its
-    bound where higher (on a crowded level the search from both ends proves far more than
-    the push search: Grigoriev 2001 #100's hint showed a bound of 177 where 390 came).
-    (Both count the metric's first count: moves beside moves, pushes beside pushes.)"""
-    bound, expanded = child.progress()
-    reports(replace(now, bound=max(now.bound or 0, bound) or None, expanded=now.expanded + expanded))
+@contextmanager
+def _reporting_with(control: Control, child: SearchApart) -> Iterator[None]:
+    """Within it, the control's progress reports tell what `child` has reached so far too:
+    its expansions added, and its bound where higher (on a crowded level the search from
+    both ends proves far more than the push search: Grigoriev 2001 #100's hint showed a
+    bound of 177 where 390 came). Both count the metric's first count: moves beside
+    moves, pushes beside pushes."""
+    reports = control.on_progress
+
+    def merged(now: Progress) -> None:
+        bound, expanded = child.progress()
+        reports(replace(now, bound=max(now.bound or 0, bound) or None, expanded=now.expanded + expanded))
+
+    if reports is not None:
+        control.on_progress = merged
+    try:
+        yield
+    finally:
+        control.on_progress = reports
 
 
 def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solution:
@@ -272,14 +281,11 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
         return False
 
     control.should_stop = should_stop
-    reports = control.on_progress
-    if reports is not None:
-        control.on_progress = partial(_with_child, reports, alone)
     try:
-        return push_search(tables, boxes, player, control, "pushes")
+        with _reporting_with(control, alone):
+            return push_search(tables, boxes, player, control, "pushes")
     finally:
         control.should_stop = asked
-        control.on_progress = reports
         if not awake:  # (stopped before the child woke: the pushes alone are better searched here)
             alone.close()
 
