@@ -5,6 +5,7 @@ when its share of the budget runs out, and its stops. Every plan is replayed."""
 import random
 import tracemalloc
 
+import numpy as np
 import pytest
 
 from fewest.engine import sokoban as S
@@ -88,6 +89,14 @@ def test_a_board_whose_states_take_more_than_64_bits_is_searched_in_dicts():
     assert not sokoban_meet_packed.Packing(board, build_tables(board), board.mask(S.initial_state(lvl).boxes)).fits
     assert meet(lvl)[1:] == (1, 1)
 
+
+def test_a_layer_keeps_each_state_once_with_its_fewest_pushes():
+    # (a state met twice in one chunk: reached by a walk and by a push, say)
+    states = np.array([9, 4, 9, 7, 4, 9], np.uint64)
+    pushes = np.array([3, 2, 1, 5, 6, 2], np.uint32)
+    kept, least = sokoban_meet_packed.fewest(states, pushes)
+    assert kept.tolist() == [4, 7, 9] and least.tolist() == [2, 5, 1]
+    assert [len(part) for part in sokoban_meet_packed.fewest(states[:0], pushes[:0])] == [0, 0]
 
 
 def test_microban_levels_match_the_proven_counts():
