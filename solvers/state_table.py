@@ -20,6 +20,11 @@ MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the top bits of
 LOAD = 0.8
 FIRST_BITS = 12
 SLOT_BYTES = 12  # key and value
+# Once FEW keys of a slice are left probing, they look at WINDOW slots a round: at LOAD a
+# slice's probes end in a long tail of rounds for a few keys each.
+WINDOW = 16
+FEW = 1024
+OFFSETS = np.arange(WINDOW)
 SLICE = 1 << 16  # keys placed or looked up at a time
 SLICE_BYTES = 96  # their work arrays, per key, at most
 
@@ -64,12 +69,25 @@ class StateTable:
         mask = (1 << self.bits) - 1
         pending = np.arange(len(keys))
         at = self._home(keys)
+        width = 1
         while len(pending):
-            held = self.keys[at]
-            hit = held == keys[pending]
-            found[pending[hit]] = at[hit]
-            going = ~hit & (held != 0)
-            pending, at = pending[going], (at[going] + 1) & mask
+            wanted = keys[pending]
+            if width == 1:
+                held = self.keys[at]
+                hit = held == wanted
+                found[pending[hit]] = at[hit]
+                going = ~hit & (held != 0)
+            else:  # (the few keys left: a window of slots each round, see WINDOW)
+                window = (at[:, None] + OFFSETS) & mask
+                held = self.keys[window]
+                stop = (held == wanted[:, None]) | (held == 0)
+                going = ~stop.any(1)
+                rows = np.flatnonzero(~going)
+                first = stop[rows].argmax(1)
+                hit = held[rows, first] == wanted[rows]
+                found[pending[rows[hit]]] = window[rows, first][hit]
+            pending, at = pending[going], (at[going] + width) & mask
+            width = WINDOW if len(pending) <= FEW else 1
         return found
 
     def get(self, keys: np.ndarray, between: Callable[[], None] = _nothing) -> tuple[np.ndarray, np.ndarray]:
@@ -108,13 +126,27 @@ class StateTable:
         mask = (1 << self.bits) - 1
         pending = np.arange(len(keys))
         at = self._home(keys)
+        width = 1
         while len(pending):
-            empty = np.flatnonzero(self.keys[at] == 0)
-            # one key per free slot this round (the first); the others probe on
-            free, first = np.unique(at[empty], return_index=True)
-            winners = pending[empty[first]]
-            self.keys[free] = keys[winners]
-            self.values[free] = values[winners]
+            if width == 1:
+                slot = at
+                free = self.keys[at] == 0
+            else:  # (the few keys left: a window of slots each round, see WINDOW)
+                window = (at[:, None] + OFFSETS) & mask
+                empty = self.keys[window] == 0
+                free = empty.any(1)
+                slot = window[np.arange(len(at)), empty.argmax(1)]
+            rows = np.flatnonzero(free)
+            # Keys after the same free slot all write it: one of them stays (which one is not
+            # defined), found by reading the slot back (the keys differ); the others probe on
+            # from there. (No sort, as np.unique would need to pick one.)
+            claimed, wanted = slot[rows], keys[pending[rows]]
+            self.keys[claimed] = wanted
+            won = self.keys[claimed] == wanted
+            winners = rows[won]
+            self.values[claimed[won]] = values[pending[winners]]
             placed = np.zeros(len(pending), bool)
-            placed[empty[first]] = True
-            pending, at = pending[~placed], (at[~placed] + 1) & mask
+            placed[winners] = True
+            ahead = np.where(free, slot, at + width) & mask
+            pending, at = pending[~placed], ahead[~placed]
+            width = WINDOW if len(pending) <= FEW else 1

@@ -18,7 +18,9 @@ def random_keys(rng: random.Random, count: int) -> list[int]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_it_holds_what_a_dict_holds(seed):
+@pytest.mark.parametrize("few", [0, 16, 1 << 20])  # probing a slot a round, windows once few are left, always windows
+def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
+    monkeypatch.setattr(state_table, "FEW", few)
     rng = random.Random(seed)
     table, expected = StateTable(bits=4), {}
     keys = random_keys(rng, 6000)
