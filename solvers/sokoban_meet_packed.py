@@ -178,6 +178,7 @@ class Side:
         self.layer: Layer = (states, np.zeros(len(states), np.uint32))
         self.depth = 0
         self.making: list[np.ndarray] = []  # the next layer's states while it is made
+        self.counted: list[np.ndarray] = []  # and their pushes
         self.coming = 0  # states a chunk is about to put in
 
     @property
@@ -185,7 +186,7 @@ class Side:
         """What this side holds, with what the chunk being made may add before the next
         look: its work arrays and, if the table is to double, the new table."""
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
-        held += sum(part.nbytes for part in self.making)
+        held += sum(part.nbytes for part in self.making) + sum(part.nbytes for part in self.counted)
         if self.making or self.coming:
             chunk = min(CHUNK, len(self.layer[0]))
             held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES
@@ -199,6 +200,7 @@ class Side:
         with its fewest pushes from this layer."""
         states, pushes = self.layer
         base = np.uint32((self.depth + 1) * DEPTH)
+        lowered = []  # (states, pushes) of this layer made again with fewer pushes
         for at in range(0, len(states), CHUNK):
             made, counts = fewest(*expand(pack, states[at:at + CHUNK], pushes[at:at + CHUNK]))
             self.coming = len(made)
@@ -207,13 +209,21 @@ class Side:
             fresh = slots < 0
             held, again = slots[~fresh], base + counts[~fresh]
             better = (self.table.values[held] >= base) & (self.table.values[held] > again)
-            self.table.values[held[better]] = again[better]  # (made before in this layer, with more pushes)
+            if better.any():  # (made before in this layer, with more pushes)
+                self.table.values[held[better]] = again[better]
+                lowered.append((made[~fresh][better], counts[~fresh][better]))
             self.table.add(made[fresh], base + counts[fresh], control.check)
             self.making.append(made[fresh])
+            self.counted.append(counts[fresh])
             self.coming = 0
         made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
-        _, values = self.table.get(made, control.check)
-        self.layer, self.making = (made, values - base), []
+        values = np.concatenate(self.counted) if self.counted else np.zeros(0, np.uint32)
+        if lowered:  # (few: looked up among themselves, not in the table)
+            which, least = fewest(np.concatenate([part[0] for part in lowered]), np.concatenate([part[1] for part in lowered]))
+            at = np.searchsorted(which, made).clip(max=len(which) - 1)
+            hit = which[at] == made
+            values[hit] = least[at[hit]]
+        self.layer, self.making, self.counted = (made, values), [], []
         self.depth += 1
 
     def value(self, pack: Packing, boxes: int, player: int) -> int | None:

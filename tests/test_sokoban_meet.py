@@ -99,6 +99,23 @@ def test_a_layer_keeps_each_state_once_with_its_fewest_pushes():
     assert [len(part) for part in sokoban_meet_packed.fewest(states[:0], pushes[:0])] == [0, 0]
 
 
+@pytest.mark.parametrize("first, second", [(5, 1), (1, 5)])
+def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, second, monkeypatch):
+    monkeypatch.setattr(sokoban_meet_packed, "CHUNK", 1)  # (each state expanded in a chunk of its own)
+    made = {1: [(10, first), (11, 0)], 2: [(10, second)]}  # state 10 from both, in two chunks
+
+    def expand(pack, states, pushes):
+        children = [child for state in states.tolist() for child in made[state]]
+        return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32)
+
+    side = sokoban_meet_packed.Side(np.array([1, 2], np.uint64))
+    side.grow(None, expand, Control())
+    states, pushes = side.layer
+    assert dict(zip(states.tolist(), pushes.tolist())) == {10: 1, 11: 0}
+    held, values = side.table.get(np.array([10], np.uint64))
+    assert held[0] and values[0] == sokoban_meet_packed.DEPTH + 1
+
+
 def test_microban_levels_match_the_proven_counts():
     for lvl, row in microban(60)[20:60]:
         if not row["min_moves"]:
