@@ -219,7 +219,7 @@ class Side:
         made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
         values = np.concatenate(self.counted) if self.counted else np.zeros(0, np.uint32)
         if lowered:  # (few: looked up among themselves, not in the table)
-            which, least = fewest(np.concatenate([part[0] for part in lowered]), np.concatenate([part[1] for part in lowered]))
+            which, least = fewest(*(np.concatenate(part) for part in zip(*lowered)))
             at = np.searchsorted(which, made).clip(max=len(which) - 1)
             hit = which[at] == made
             values[hit] = least[at[hit]]
