@@ -32,8 +32,11 @@ CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
 ONE = np.uint64(1)
 
-Layer = tuple[np.ndarray, np.ndarray]  # (states, pushes), states distinct
-Expand = Callable[["Packing", np.ndarray, np.ndarray], Layer]
+# (states, pushes, way back): the states distinct; per state, a direction whose step (a walk)
+# leads back to a state held already (the one it was made from), NO_WAY where none is known
+Layer = tuple[np.ndarray, np.ndarray, np.ndarray]
+Expand = Callable[["Packing", np.ndarray, np.ndarray, np.ndarray], Layer]
+NO_WAY = 4
 Frozen = Callable[[int, int], bool]
 
 
@@ -95,18 +98,21 @@ def _state(pack: Packing, boxes: np.ndarray, player: np.ndarray) -> np.ndarray:
     return (boxes << np.uint64(pack.player_bits)) | player.astype(np.uint64)
 
 
-def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Layer:
-    """Every step from each state (not distinct): walks, and pushes onto live floor."""
+def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
+    """Every step from each state (not distinct): walks, but not back the way it came
+    (that state is held already: about a third of the steps made), and pushes onto live
+    floor."""
     player = (states & pack.player_mask).astype(np.int64)
     boxes = states >> np.uint64(pack.player_bits)
-    made, counts = [], []
+    made, counts, ways = [], [], []
     for d in range(4):
         ahead = pack.next[d][player]
         bit = pack.box_bit[ahead]
         boxed = _has(boxes, bit)
-        walk = (ahead != pack.wall) & ~boxed
+        walk = (ahead != pack.wall) & ~boxed & (back != d)
         made.append(_state(pack, boxes[walk], ahead[walk]))
         counts.append(pushes[walk])
+        ways.append(np.full(len(made[-1]), (d + 2) % 4, np.uint8))
         ahead, bit, moved, before = ahead[boxed], bit[boxed], boxes[boxed], pushes[boxed]
         beyond = pack.next[d][ahead]
         to = pack.box_bit[beyond]
@@ -118,7 +124,8 @@ def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Laye
             moved, ahead, before = moved[kept], ahead[kept], before[kept]
         made.append(_state(pack, moved, ahead))
         counts.append(before + 1)
-    return np.concatenate(made), np.concatenate(counts)
+        ways.append(np.full(len(moved), NO_WAY, np.uint8))
+    return np.concatenate(made), np.concatenate(counts), np.concatenate(ways)
 
 
 def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -135,30 +142,35 @@ def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarr
     return kept
 
 
-def backward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray) -> Layer:
-    """Every step undone from each state: a walk back, or a pull (a push undone) of the box
-    behind the player onto his cell, where some start box can be pushed."""
+def backward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
+    """Every step undone from each state: a walk back (but not the way it came), or a pull
+    (a push undone) of the box behind the player onto his cell, where some start box can
+    be pushed."""
     player = (states & pack.player_mask).astype(np.int64)
     boxes = states >> np.uint64(pack.player_bits)
     here = pack.box_bit[player]
-    made, counts = [], []
+    made, counts, ways = [], [], []
     for d in range(4):
         came = pack.next[d][player]  # where he stood one step earlier
         free = (came != pack.wall) & ~_has(boxes, pack.box_bit[came])
-        made.append(_state(pack, boxes[free], came[free]))
-        counts.append(pushes[free])
+        walk = free & (back != d)
+        made.append(_state(pack, boxes[walk], came[walk]))
+        counts.append(pushes[walk])
+        ways.append(np.full(len(made[-1]), (d + 2) % 4, np.uint8))
         behind = pack.box_bit[pack.next[(d + 2) % 4][player]]
         pull = free & _has(boxes, behind) & (here >= 0) & pack.pull_to[player]
         moved = boxes[pull] ^ (ONE << behind[pull].astype(np.uint64)) ^ (ONE << here[pull].astype(np.uint64))
         made.append(_state(pack, moved, came[pull]))
         counts.append(pushes[pull] + 1)
-    return np.concatenate(made), np.concatenate(counts)
+        ways.append(np.full(len(moved), NO_WAY, np.uint8))
+    return np.concatenate(made), np.concatenate(counts), np.concatenate(ways)
 
 
-def fewest(states: np.ndarray, pushes: np.ndarray) -> Layer:
-    """Each state once (in order), with its fewest pushes."""
+def fewest(states: np.ndarray, pushes: np.ndarray, *more: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Each state once (in order), with its fewest pushes (and the first of each of `more`,
+    in no set order: the way back of one of the steps that made it)."""
     if not len(states):
-        return states, pushes
+        return (states, pushes, *more)
     # (one sort of the states and a minimum per run of equal ones: some 6 times quicker
     # than a lexsort on both, which sorts twice)
     order = np.argsort(states)
@@ -166,7 +178,7 @@ def fewest(states: np.ndarray, pushes: np.ndarray) -> Layer:
     first = np.ones(len(states), bool)
     first[1:] = states[1:] != states[:-1]
     starts = np.flatnonzero(first)
-    return states[starts], np.minimum.reduceat(pushes, starts)
+    return (states[starts], np.minimum.reduceat(pushes, starts), *(part[order][starts] for part in more))
 
 
 class Side:
@@ -175,10 +187,11 @@ class Side:
     def __init__(self, states: np.ndarray) -> None:
         self.table = StateTable()
         self.table.add(states, np.zeros(len(states), np.uint32))
-        self.layer: Layer = (states, np.zeros(len(states), np.uint32))
+        self.layer: Layer = (states, np.zeros(len(states), np.uint32), np.full(len(states), NO_WAY, np.uint8))
         self.depth = 0
         self.making: list[np.ndarray] = []  # the next layer's states while it is made
         self.counted: list[np.ndarray] = []  # and their pushes
+        self.ways: list[np.ndarray] = []  # and ways back
         self.coming = 0  # states a chunk is about to put in
 
     @property
@@ -186,7 +199,7 @@ class Side:
         """What this side holds, with what the chunk being made may add before the next
         look: its work arrays and, if the table is to double, the new table."""
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
-        held += sum(part.nbytes for part in self.making) + sum(part.nbytes for part in self.counted)
+        held += sum(part.nbytes for parts in (self.making, self.counted, self.ways) for part in parts)
         if self.making or self.coming:
             chunk = min(CHUNK, len(self.layer[0]))
             held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES
@@ -198,11 +211,12 @@ class Side:
     def grow(self, pack: Packing, expand: Expand, control: Control) -> None:
         """Make the next layer: the states one step further that no layer holds yet, each
         with its fewest pushes from this layer."""
-        states, pushes = self.layer
+        states, pushes, back = self.layer
         base = np.uint32((self.depth + 1) * DEPTH)
         lowered = []  # (states, pushes) of this layer made again with fewer pushes
         for at in range(0, len(states), CHUNK):
-            made, counts = fewest(*expand(pack, states[at:at + CHUNK], pushes[at:at + CHUNK]))
+            chunk = slice(at, at + CHUNK)
+            made, counts, ways = fewest(*expand(pack, states[chunk], pushes[chunk], back[chunk]))
             self.coming = len(made)
             control.tick(min(CHUNK, len(states) - at))  # (before the table may double)
             slots = self.table.slots(made)
@@ -215,6 +229,7 @@ class Side:
             self.table.add(made[fresh], base + counts[fresh], control.check)
             self.making.append(made[fresh])
             self.counted.append(counts[fresh])
+            self.ways.append(ways[fresh])
             self.coming = 0
         made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
         values = np.concatenate(self.counted) if self.counted else np.zeros(0, np.uint32)
@@ -223,7 +238,8 @@ class Side:
             at = np.searchsorted(which, made).clip(max=len(which) - 1)
             hit = which[at] == made
             values[hit] = least[at[hit]]
-        self.layer, self.making, self.counted = (made, values), [], []
+        ways = np.concatenate(self.ways) if self.ways else np.zeros(0, np.uint8)
+        self.layer, self.making, self.counted, self.ways = (made, values, ways), [], [], []
         self.depth += 1
 
     def value(self, pack: Packing, boxes: int, player: int) -> int | None:
@@ -259,7 +275,7 @@ def meet_packed(
             backward.grow(pack, backward_steps, control)
             new, other = backward, forward
         control.stored = forward.table.count + backward.table.count
-        states, pushes = new.layer
+        states, pushes, _ = new.layer
         held, values = other.table.get(states, control.check)
         if held.any():
             totals = values[held].astype(np.int64) + pushes[held] + new.depth * DEPTH

@@ -104,16 +104,34 @@ def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, se
     monkeypatch.setattr(sokoban_meet_packed, "CHUNK", 1)  # (each state expanded in a chunk of its own)
     made = {1: [(10, first), (11, 0)], 2: [(10, second)]}  # state 10 from both, in two chunks
 
-    def expand(pack, states, pushes):
+    def expand(pack, states, pushes, back):
         children = [child for state in states.tolist() for child in made[state]]
-        return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32)
+        ways = np.full(len(children), sokoban_meet_packed.NO_WAY, np.uint8)
+        return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32), ways
 
     side = sokoban_meet_packed.Side(np.array([1, 2], np.uint64))
     side.grow(None, expand, Control())
-    states, pushes = side.layer
+    states, pushes, _ = side.layer
     assert dict(zip(states.tolist(), pushes.tolist())) == {10: 1, 11: 0}
     held, values = side.table.get(np.array([10], np.uint64))
     assert held[0] and values[0] == sokoban_meet_packed.DEPTH + 1
+
+
+@pytest.mark.parametrize("steps", ["forward_steps", "backward_steps"])
+def test_a_step_back_the_way_a_state_came_is_not_made_again(steps):
+    lvl = level("#######\n#     #\n# @$. #\n#     #\n#######")
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    pack = sokoban_meet_packed.Packing(board, build_tables(board), boxes)
+    expand = getattr(sokoban_meet_packed, steps)
+    state = np.array([pack.pack(boxes, player)], np.uint64)
+    left = pack.pack(boxes, player - 1)  # (a step left, d = 0: its way back is right, 2)
+    made, _, ways = expand(pack, state, np.zeros(1, np.uint32), np.array([sokoban_meet_packed.NO_WAY], np.uint8))
+    assert left in made.tolist() and ways[made.tolist().index(left)] == 2
+    child = np.array([left], np.uint64)
+    back_again = expand(pack, child, np.zeros(1, np.uint32), np.array([2], np.uint8))[0].tolist()
+    assert state[0] not in back_again and len(back_again) >= 2  # (up and down still made)
+    assert state[0] in expand(pack, child, np.zeros(1, np.uint32), np.array([sokoban_meet_packed.NO_WAY], np.uint8))[0].tolist()
 
 
 def test_microban_levels_match_the_proven_counts():
