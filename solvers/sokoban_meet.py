@@ -26,9 +26,9 @@ no plan passes through.
 Where a state fits 64 bits (Microban: every level but #155) both
 sides hold their states in numpy arrays (sokoban_meet_packed.py): some 12
 bytes of table a state where a dict holds about 130, and a layer made a chunk
-at a time. Microban #139 under moves is proven that way (335 moves, 15 s alone, 18 s in the benchmark),
-where the dicts ran out of memory at a bound of 285. The dicts below serve
-the other boards.
+at a time. Microban #139 under moves is proven that way (335 moves, 15 s
+alone, 18 s in the benchmark), where the dicts ran out of memory at a bound
+of 285. The dicts below serve the other boards.
 
 On a board with mirror symmetry (sokoban_symmetry.py) both sides keep one
 entry for all images of a state: the distance to the goal is the same for
