@@ -189,9 +189,7 @@ class Side:
         self.table.add(states, np.zeros(len(states), np.uint32))
         self.layer: Layer = (states, np.zeros(len(states), np.uint32), np.full(len(states), NO_WAY, np.uint8))
         self.depth = 0
-        self.making: list[np.ndarray] = []  # the next layer's states while it is made
-        self.counted: list[np.ndarray] = []  # and their pushes
-        self.ways: list[np.ndarray] = []  # and ways back
+        self.making: list[Layer] = []  # the next layer's new states, a chunk at a time, while it is made
         self.coming = 0  # states a chunk is about to put in
 
     @property
@@ -199,7 +197,7 @@ class Side:
         """What this side holds, with what the chunk being made may add before the next
         look: its work arrays and, if the table is to double, the new table."""
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
-        held += sum(part.nbytes for parts in (self.making, self.counted, self.ways) for part in parts)
+        held += sum(part.nbytes for parts in self.making for part in parts)
         if self.making or self.coming:
             chunk = min(CHUNK, len(self.layer[0]))
             held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES
@@ -221,25 +219,24 @@ class Side:
             control.tick(min(CHUNK, len(states) - at))  # (before the table may double)
             slots = self.table.slots(made)
             fresh = slots < 0
-            held, again = slots[~fresh], base + counts[~fresh]
+            known = ~fresh
+            held, again = slots[known], base + counts[known]
             better = (self.table.values[held] >= base) & (self.table.values[held] > again)
             if better.any():  # (made before in this layer, with more pushes)
                 self.table.values[held[better]] = again[better]
-                lowered.append((made[~fresh][better], counts[~fresh][better]))
+                lowered.append((made[known][better], counts[known][better]))
             self.table.add(made[fresh], base + counts[fresh], control.check)
-            self.making.append(made[fresh])
-            self.counted.append(counts[fresh])
-            self.ways.append(ways[fresh])
+            self.making.append((made[fresh], counts[fresh], ways[fresh]))
             self.coming = 0
-        made = np.concatenate(self.making) if self.making else np.zeros(0, np.uint64)
-        values = np.concatenate(self.counted) if self.counted else np.zeros(0, np.uint32)
+        if not self.making:  # (an empty layer makes an empty one)
+            self.making.append(tuple(part[:0] for part in self.layer))
+        made, values, ways = (np.concatenate(parts) for parts in zip(*self.making))
         if lowered:  # (few: looked up among themselves, not in the table)
             which, least = fewest(*(np.concatenate(part) for part in zip(*lowered)))
             at = np.searchsorted(which, made).clip(max=len(which) - 1)
             hit = which[at] == made
             values[hit] = least[at[hit]]
-        ways = np.concatenate(self.ways) if self.ways else np.zeros(0, np.uint8)
-        self.layer, self.making, self.counted, self.ways = (made, values, ways), [], [], []
+        self.layer, self.making = (made, values, ways), []
         self.depth += 1
 
     def value(self, pack: Packing, boxes: int, player: int) -> int | None:
