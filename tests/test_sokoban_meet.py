@@ -124,14 +124,18 @@ def test_a_step_back_the_way_a_state_came_is_not_made_again(steps):
     boxes, player = search_position(board, S.initial_state(lvl))
     pack = sokoban_meet_packed.Packing(board, build_tables(board), boxes)
     expand = getattr(sokoban_meet_packed, steps)
-    state = np.array([pack.pack(boxes, player)], np.uint64)
+
+    def made_from(state: int, back: int) -> tuple[list, list]:
+        made, _, ways = expand(pack, np.array([state], np.uint64), np.zeros(1, np.uint32), np.array([back], np.uint8))
+        return made.tolist(), ways.tolist()
+
+    start = pack.pack(boxes, player)
     left = pack.pack(boxes, player - 1)  # (a step left, d = 0: its way back is right, 2)
-    made, _, ways = expand(pack, state, np.zeros(1, np.uint32), np.array([sokoban_meet_packed.NO_WAY], np.uint8))
-    assert left in made.tolist() and ways[made.tolist().index(left)] == 2
-    child = np.array([left], np.uint64)
-    back_again = expand(pack, child, np.zeros(1, np.uint32), np.array([2], np.uint8))[0].tolist()
-    assert state[0] not in back_again and len(back_again) >= 2  # (up and down still made)
-    assert state[0] in expand(pack, child, np.zeros(1, np.uint32), np.array([sokoban_meet_packed.NO_WAY], np.uint8))[0].tolist()
+    made, ways = made_from(start, sokoban_meet_packed.NO_WAY)
+    assert left in made and ways[made.index(left)] == 2
+    back_again, _ = made_from(left, 2)
+    assert start not in back_again and len(back_again) >= 2  # (up and down still made)
+    assert start in made_from(left, sokoban_meet_packed.NO_WAY)[0]
 
 
 def test_microban_levels_match_the_proven_counts():
