@@ -1,15 +1,16 @@
-"""Sokoban level files: the contest format (sniffed first, it is strict) and XSB.
+"""Sokoban level files: the contest format (sniffed first, it is strict), SLC (XML) and XSB.
 
 XSB is Sokoban's native pack format, so there is no fewest pack codec for this
 family: the bundled packs are .xsb files whose leading `Title:` header block
 (followed by a blank line) names the pack. The readers live in
-sokoban_contest.py and sokoban_xsb.py, the grid characters in sokoban_grid.py.
+sokoban_contest.py, sokoban_slc.py and sokoban_xsb.py, the grid characters in
+sokoban_grid.py.
 """
 
 from __future__ import annotations
 
 from fewest.engine.sokoban import NAME
-from fewest.levels import sokoban_contest, sokoban_xsb
+from fewest.levels import sokoban_contest, sokoban_slc, sokoban_xsb
 from fewest.levels.base import Format
 from fewest.levels.sokoban_contest import (
     contest_answer,
@@ -18,6 +19,7 @@ from fewest.levels.sokoban_contest import (
     resembles_contest,
     sniff_contest,
 )
+from fewest.levels.sokoban_slc import parse_slc, read_slc, sniff_slc
 from fewest.levels.sokoban_xsb import XsbFile, parse_xsb, read_xsb, read_xsb_each, sniff_xsb, write_xsb
 
 CONTEST = Format(
@@ -29,6 +31,14 @@ CONTEST = Format(
     contest_answer=contest_answer,
     resembles=resembles_contest,
 )
+SLC = Format(
+    name=sokoban_slc.FORMAT_NAME,
+    family=NAME,
+    extensions=sokoban_slc.EXTENSIONS,
+    sniff=sniff_slc,
+    read=read_slc,
+    read_each=parse_slc,
+)
 XSB = Format(
     name=sokoban_xsb.FORMAT_NAME,
     family=NAME,
@@ -38,20 +48,24 @@ XSB = Format(
     read_each=read_xsb_each,
     write=lambda entries: write_xsb(entries),
 )
-FORMATS: tuple[Format, ...] = (CONTEST, XSB)
+FORMATS: tuple[Format, ...] = (CONTEST, SLC, XSB)
 
 __all__ = [
     "CONTEST",
     "FORMATS",
+    "SLC",
     "XSB",
     "XsbFile",
     "contest_answer",
     "parse_contest_plan",
+    "parse_slc",
     "parse_xsb",
     "read_contest",
+    "read_slc",
     "read_xsb",
     "read_xsb_each",
     "sniff_contest",
+    "sniff_slc",
     "sniff_xsb",
     "write_xsb",
 ]

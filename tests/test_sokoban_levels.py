@@ -364,14 +364,14 @@ def detect(text: str) -> str | None:
 
 
 def test_formats_order_and_sniffing():
-    assert [f.name for f in L.FORMATS] == ["sokoban-contest", "xsb"]
+    assert [f.name for f in L.FORMATS] == ["sokoban-contest", "slc", "xsb"]
     assert L.CONTEST.contest_answer is not None and L.XSB.write is not None
     for name in ("sokoban_1.in", "sokoban_10.in", "sokoban_12.in"):
         text = (RULEBOOK / name).read_text()
         assert detect(text) == "sokoban-contest"
         assert not L.sniff_xsb(text)  # `#..` rows look like XSB, but this is a contest file
     xsb = (DATA / "Microban_155.xsb").read_text()
-    assert detect(xsb) == "xsb" and not L.sniff_contest(xsb)
+    assert detect(xsb) == "xsb" and not L.sniff_contest(xsb) and not L.sniff_slc(xsb)
     assert not L.sniff_contest("1\n4\n#MSD\nextra\n") and not L.sniff_contest("1\n4\n#MS\n")
     assert not L.sniff_contest("1\n4\n# ..\n") and not L.sniff_contest("2\n3\n#..\n#..\n")
     assert L.sniff_contest("1\n4\n#MSD\n\n")
