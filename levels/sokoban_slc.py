@@ -44,6 +44,7 @@ class _Level:
     rows: list[Row] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
     error: LevelFormatError | None = None
+    cells: int = 0  # in its rows so far
 
 
 class _Reader:
@@ -59,7 +60,8 @@ class _Reader:
         self.levels: list[_Level] = []
         self.copyright: list[str | None] = [None]  # per open LevelCollection, the innermost last
         self.level: _Level | None = None
-        self.row: list[tuple[str, int, int]] | None = None  # an open <L>: (character, line, column)
+        self.row: list[tuple[str, int, int]] | None = None  # an open <L>: its text's (chunk, line, column)
+        self.row_cells = 0
         self.note: tuple[str, list[str]] | None = None  # another element open inside a level
 
     def where(self) -> tuple[int, int]:
@@ -74,7 +76,7 @@ class _Reader:
             self.level = _Level(line, title, attrs.get("Copyright") or self.copyright[-1])
             self.levels.append(self.level)
         elif self.level is not None and name == "L":
-            self.row = []
+            self.row, self.row_cells = [], 0
         elif self.level is not None and self.note is None:
             self.note = (name, [])
 
@@ -96,12 +98,9 @@ class _Reader:
 
     def text(self, data: str) -> None:
         if self.row is not None:
-            if len(self.row) + len(data) > MAX_LEVEL_CELLS:  # (memory stays bounded)
-                data = data[: max(0, MAX_LEVEL_CELLS + 1 - len(self.row))]
-            line, column = self.where()
-            for char in data:  # (a chunk starts where expat says; a newline in it moves on)
-                self.row.append((char, line, column))
-                line, column = (line + 1, 1) if char == "\n" else (line, column + 1)
+            if self.row_cells <= MAX_LEVEL_CELLS:  # (beyond, the row is refused: not kept)
+                self.row.append((data, *self.where()))
+                self.row_cells += len(data)
         elif self.note is not None and sum(map(len, self.note[1])) < _MAX_NOTE:
             self.note[1].append(data)
 
@@ -109,18 +108,28 @@ class _Reader:
         line, column = self.where()
         raise LevelFormatError(f"declares the entity {name!r}: not allowed in a level file", self.source, line, column)
 
-    def _add_row(self, level: _Level, chars: list[tuple[str, int, int]]) -> LevelFormatError | None:
-        if len(chars) > MAX_LEVEL_CELLS:  # (at the first character too many)
-            _, line, column = chars[MAX_LEVEL_CELLS]
-            return LevelFormatError(f"row is longer than {MAX_LEVEL_CELLS} cells", self.source, line, column)
-        text = []
-        for char, line, column in chars:
-            if char == "\n" or char not in XSB_LEGEND and char not in "-_":
-                shown = "a line break" if char == "\n" else repr(char)
-                return LevelFormatError(f"unknown character {shown} in a row", self.source, line, column)
-            text.append(" " if char in "-_" else char)
-        line = chars[0][1] if chars else self.where()[0]  # (an empty row: the line of its </L>)
-        level.rows.append(Row("".join(text), line, tuple(column for _, _, column in chars)))
+    def _add_row(self, level: _Level, chunks: list[tuple[str, int, int]]) -> LevelFormatError | None:
+        """Put a row in (its text as expat gave it: chunks, each from its line and column),
+        or say what is wrong with it."""
+        text: list[str] = []
+        columns: list[int] = []
+        line = chunks[0][1] if chunks else self.where()[0]  # (an empty row: the line of its </L>)
+        for chunk, at_line, at_column in chunks:
+            for char in chunk:
+                if char == "\n" or char not in XSB_LEGEND and char not in "-_":
+                    shown = "a line break" if char == "\n" else repr(char)
+                    return LevelFormatError(f"unknown character {shown} in a row", self.source, at_line, at_column)
+                if len(text) == MAX_LEVEL_CELLS:
+                    message = f"row is longer than {MAX_LEVEL_CELLS} cells"
+                    return LevelFormatError(message, self.source, at_line, at_column)
+                text.append(" " if char in "-_" else char)
+                columns.append(at_column)
+                at_column += 1
+        level.cells += len(text)
+        if level.cells > MAX_LEVEL_CELLS:  # (its rows are let go of: memory stays bounded)
+            level.rows = []
+            return LevelFormatError(f"level is larger than {MAX_LEVEL_CELLS} cells", self.source, line)
+        level.rows.append(Row("".join(text), line, tuple(columns)))
         return None
 
 

@@ -66,12 +66,17 @@ def test_a_level_breaking_the_rules_is_located_at_its_first_row():
 
 
 ERRORS = {
-    "malformed": (slc(level(FIRST)).replace("</Level>", "</Levl>"), "line 9, col 7: not well-formed XML: mismatched tag"),
+    "malformed": (
+        slc(level(FIRST)).replace("</Level>", "</Levl>"), "line 9, col 7: not well-formed XML: mismatched tag"
+    ),
     "unfinished": ("<SokobanLevels>\n  <Level>\n", "line 3, col 1: not well-formed XML: no element found"),
     "no rows": (slc(level([])), "line 5: level has no rows (<L> elements)"),
     "no level": (slc(), "line 1: no <Level> element: no Sokoban level found"),
-    "line break": (slc(level(["#@$.#", "#   #\n#", "#####"])), "line 7, col 15: unknown character a line break in a row"),
+    "line break": (
+        slc(level(["#@$.#", "#   #\n#", "#####"])), "line 7, col 15: unknown character a line break in a row"
+    ),
     "long row": (slc(level(["#@$.#", "#" + " " * 10_001 + "#"])), "line 7, col 10010: row is longer than 10000 cells"),
+    "large level": (slc(level(["#" * 100] * 101)), "line 106: level is larger than 10000 cells"),
     "entity": (
         slc(level(["#@$.#"])).replace("<Sok", '<!DOCTYPE x [<!ENTITY a "aa">]>\n<Sok'),
         "line 2, col 25: declares the entity 'a': not allowed in a level file",
