@@ -25,11 +25,14 @@ import numpy as np
 from fewest.solvers.control import Control
 from fewest.solvers.sokoban_board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban_tables import Tables
-from fewest.solvers.state_table import SLICE, SLICE_BYTES, StateTable
+from fewest.solvers.state_table import GROW_SLICE, SLICE, SLICE_BYTES, StateTable
 
 DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board), on both versions' sides
 CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
+# A chunk's new states on their way into the table, per state at most: the states, pushes
+# and ways made, their slots and masks, and the copies `add` is given.
+COMING_BYTES = 64
 ONE = np.uint64(1)
 
 # (states, pushes, way back): the states distinct; per state, a direction whose step (a walk)
@@ -194,16 +197,20 @@ class Side:
 
     @property
     def nbytes(self) -> int:
-        """What this side holds, with what the chunk being made may add before the next
-        look: its work arrays and, if the table is to double, the new table."""
+        """What this side holds, with the most a layer being made may add before the next
+        look. A chunk is made in two steps whose work arrays never live at once: its
+        states' steps are made, then the new ones put in the table, which may double
+        (the new table allocated beside the old)."""
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
         held += sum(part.nbytes for parts in self.making for part in parts)
-        if self.making or self.coming:
-            chunk = min(CHUNK, len(self.layer[0]))
-            held += chunk * CHUNK_BYTES + min(SLICE, self.coming) * SLICE_BYTES
+        if self.coming:  # (made: to be looked up, then put in, the table perhaps doubled between)
+            work = min(SLICE, self.coming) * SLICE_BYTES  # a slice looked up or put in
             doubled = self.table.bytes_to_add(self.coming)
-            if doubled:  # (the old states are placed in the new table a slice at a time)
-                held += doubled + min(SLICE, self.table.count) * SLICE_BYTES
+            if doubled:  # (the new table beside the old, filled a slice of old states at a time)
+                work = doubled + max(work, min(GROW_SLICE, self.table.count) * SLICE_BYTES)
+            held += self.coming * COMING_BYTES + work
+        elif self.making:  # (between chunks: the next one's steps)
+            held += min(CHUNK, len(self.layer[0])) * CHUNK_BYTES
         return held
 
     def grow(self, pack: Packing, expand: Expand, control: Control) -> None:

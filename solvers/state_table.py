@@ -27,6 +27,7 @@ FEW = 1024
 OFFSETS = np.arange(WINDOW)
 SLICE = 1 << 16  # keys placed or looked up at a time
 SLICE_BYTES = 96  # their work arrays, per key, at most
+GROW_SLICE = SLICE >> 2  # old slots put in a doubled table at a time (its work arrays: a quarter the size, as quick)
 
 
 def _nothing() -> None:
@@ -109,18 +110,52 @@ class StateTable:
         table is left part-filled: a stopped search lets go of it."""
         bits = self._bits_for(self.count + len(keys))
         if bits != self.bits:
-            old_keys, old_values = self.keys, self.values
-            self._allocate(bits)
-            for at in range(0, len(old_keys), SLICE):
-                part = old_keys[at:at + SLICE]
-                kept = part != 0
-                self._place(part[kept], old_values[at:at + SLICE][kept])
-                between()
-            del old_keys, old_values
+            self._grow_to(bits, between)
         for at in range(0, len(keys), SLICE):
             self._place(keys[at:at + SLICE], values[at:at + SLICE])
             between()
         self.count += len(keys)
+
+    def _grow_to(self, bits: int, between: Callable[[], None]) -> None:
+        """The table rebuilt with 2**bits slots. Its keys are taken in slot order, a slice at
+        a time, and that is about the order of their new home slots (the same top bits of
+        the same hash, and more of them): sorted by home, each key's slot is the larger of
+        its home and the slot after the last key's, in one running maximum instead of
+        probing round by round. A key that does not fit that order (its way from home would
+        cross a slot left empty, or wrap round the end) is put in by probing at the end."""
+        old_keys, old_values = self.keys, self.values
+        scale = 1 << (bits - self.bits)
+        self._allocate(bits)
+        size = 1 << bits
+        last = -1  # the highest slot filled so far
+        late_keys, late_values = [], []
+        for at in range(0, len(old_keys), GROW_SLICE):
+            part = old_keys[at:at + GROW_SLICE]
+            kept = part != 0
+            keys, values = part[kept], old_values[at:at + GROW_SLICE][kept]
+            homes = self._home(keys)
+            order = np.argsort(homes, kind="stable")  # (nearly sorted already)
+            keys, values, homes = keys[order], values[order], homes[order]
+            # homes at or below the last slot filled may have an empty slot on their way; at
+            # or past this slice's end, they wrapped round in the old table
+            fits = (homes > last) & (homes < (at + len(part)) * scale)
+            count = np.arange(np.count_nonzero(fits))
+            slots = count + np.maximum.accumulate(homes[fits] - count) if len(count) else count
+            inside = slots < size
+            late = ~fits
+            late[np.flatnonzero(fits)[~inside]] = True
+            self.keys[slots[inside]] = keys[fits][inside]
+            self.values[slots[inside]] = values[fits][inside]
+            if inside.any():
+                last = int(slots[inside][-1])
+            late_keys.append(keys[late])
+            late_values.append(values[late])
+            between()
+        del old_keys, old_values
+        late, values = np.concatenate(late_keys), np.concatenate(late_values)
+        for at in range(0, len(late), SLICE):
+            self._place(late[at:at + SLICE], values[at:at + SLICE])
+            between()
 
     def _place(self, keys: np.ndarray, values: np.ndarray) -> None:
         mask = (1 << self.bits) - 1

@@ -42,6 +42,35 @@ def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
     assert len(expected) <= LOAD * (1 << table.bits)
 
 
+def probes_cross_no_gap(table: StateTable) -> bool:
+    """Linear probing's invariant: from each key's home slot to its slot, no slot is empty."""
+    filled = np.flatnonzero(table.keys)
+    homes = table._home(table.keys[filled])
+    size = 1 << table.bits
+    return all(table.keys[(home + np.arange((slot - home) % size)) % size].all() for home, slot in zip(homes, filled))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_doubling_in_small_slices_keeps_every_key_findable(seed, monkeypatch):
+    # (many slices: keys whose way from home crosses into the next slice, or wraps round)
+    monkeypatch.setattr(state_table, "SLICE", 64)
+    monkeypatch.setattr(state_table, "GROW_SLICE", 64)
+    rng = random.Random(seed)
+    keys = random_keys(rng, 12000)
+    table = StateTable(bits=4)
+    late = []
+    place = StateTable._place
+    monkeypatch.setattr(StateTable, "_place", lambda self, k, v: (late.append(len(k)), place(self, k, v)))
+    for start in range(0, 10000, 2500):
+        batch = np.array(keys[start:start + 2500], np.uint64)
+        table.add(batch, (batch & np.uint64(0xFFFF)).astype(np.uint32))
+        assert probes_cross_no_gap(table)
+    held, values = table.get(np.array(keys, np.uint64))
+    assert held.tolist() == [True] * 10000 + [False] * 2000
+    assert values[:10000].tolist() == [key & 0xFFFF for key in keys[:10000]]
+    assert sum(late) > 10000  # (besides the keys added, some were put in late while doubling)
+
+
 def test_values_can_be_changed_in_place_by_slot():
     table = StateTable()
     table.add(np.array([5, 9], np.uint64), np.array([1, 2], np.uint32))
