@@ -31,14 +31,7 @@ CONTEST = Format(
     contest_answer=contest_answer,
     resembles=resembles_contest,
 )
-SLC = Format(
-    name=sokoban_slc.FORMAT_NAME,
-    family=NAME,
-    extensions=sokoban_slc.EXTENSIONS,
-    sniff=sniff_slc,
-    read=read_slc,
-    read_each=parse_slc,
-)
+SLC = Format(sokoban_slc.FORMAT_NAME, NAME, sokoban_slc.EXTENSIONS, sniff_slc, read_slc, read_each=parse_slc)
 XSB = Format(
     name=sokoban_xsb.FORMAT_NAME,
     family=NAME,
