@@ -25,6 +25,8 @@ Conventions the reader follows (collections differ, so it is lenient):
 - `Key:` with nothing after it, closed later by a `Key-End:` line, is a
   multi-line value (collections use `Comment:` ... `Comment-End:`).
 - Any other `Key: value` is kept in the entry's metadata.
+- A solution saved under a level (`Solution (moves 97, pushes 10)`, `Solution/Pushes`
+  or `Snapshot`, then lines of moves, up to a blank line) is skipped: it names nothing.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ FORMAT_NAME = "xsb"
 EXTENSIONS = (".xsb", ".sok", ".txt")
 
 _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*)[ \t]*:(.*)$")
+# A saved solution's label, as Sokoban programs write one under a level (`Solution (moves 97,
+# pushes 10)`, `Solution/Pushes`, `Snapshot 12/3`): it and the move lines after it name nothing.
+_SOLUTION = re.compile(r"^(?:solution|snapshot)s?(?:$|[\s(/\d])", re.IGNORECASE)
 _MAX_KEY = 40
 _BOARD = "#@+$*. -_"
 _OBJECTS = "#@+$*"
@@ -258,6 +263,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     comment_lines = 0
     trailing: _Found | None = None  # the level a comment line came right under
     previous = "blank"
+    solution = False  # in a solution's lines (its label, then its moves, up to a blank line)
     for line in _classify(text, source):
         if line.kind != "comment":
             if line.kind == "blank":
@@ -270,10 +276,15 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
                 found.append(grid)
             grid.rows.extend(line.rows)
             grid.error = grid.error or line.error
-            previous = line.kind
+            previous, solution = line.kind, False
             continue
         if grid is not None:
             last, grid = grid, None
+        if line.kind == "text" and (solution or _SOLUTION.match(line.text)):
+            solution = True
+            previous = line.kind
+            continue
+        solution = False
         if line.kind == "blank":
             last = None
             if not found and before.headers:

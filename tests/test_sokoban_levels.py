@@ -98,6 +98,18 @@ def test_a_comment_right_under_a_grid_then_a_blank_line_names_that_level():
     assert [e.title for e in L.read_xsb(two)] == ["", ""]
 
 
+def test_solutions_saved_under_a_level_name_nothing():
+    # (as Sokoban programs save them: a label, then lines of moves, the next level after a blank)
+    room = "####\n#@$.#\n####\n"
+    text = (
+        f"Level 1\n{room}Solution (moves 1, pushes 1)\nR\n\n"
+        f"Level 2\n{room}Solution/Pushes\nR\nSnapshot 3/1\nlrR\n\n"
+        f"{room}Solutions\nR\n\n{room}Title: Four\nsolution 1/1\nR\nRudd\n\nLast\n{room}"
+    )
+    assert [e.title for e in L.read_xsb(text)] == ["Level 1", "Level 2", "", "Four", "Last"]
+    assert [e.title for e in L.read_xsb(f"{room}Solution-free rooms\n")] == ["Solution-free rooms"]
+
+
 def test_leading_header_block_describes_the_pack():
     parsed = L.parse_xsb("; c\nTitle: The pack\nAuthor: Me\n\nTitle: A\n####\n#@$.#\n####\n")
     assert parsed.metadata == {"Title": "The pack", "Author": "Me"}
