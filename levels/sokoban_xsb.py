@@ -18,7 +18,9 @@ Conventions the reader follows (collections differ, so it is lenient):
 - A line starting with `#` is always a grid row, so `#  X #` is an error
   ("unknown character 'X'") rather than silently skipped text.
 - Headers and a plain text line directly after a grid (no blank line in between)
-  belong to that level; otherwise they belong to the next level.
+  belong to that level; otherwise they belong to the next level. Before the first
+  level, headers followed by a blank line describe the pack, and text above them
+  (a file format's legend in `::` lines) names no level.
 - The title is the `Title:` header, else a plain text line next to the level,
   else a single-line `;` comment before it (`; 12` or `;screen.01`), else one
   right under its grid and followed by a blank line (`; MINICOSMOS 01`).
@@ -289,7 +291,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
             last = None
             if not found and before.headers:
                 pack.update((key, value) for key, value, _ in before.headers)
-                before.headers = []
+                before = _Notes()  # (text over the pack's headers, a format's legend, names no level)
         elif line.kind == "comment":
             trailing = last if previous == "grid" else trailing
             last = None

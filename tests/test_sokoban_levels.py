@@ -116,6 +116,12 @@ def test_leading_header_block_describes_the_pack():
     assert parsed.entries[0].title == "A" and parsed.entries[0].metadata == {}
 
 
+def test_text_over_the_packs_headers_names_no_level():
+    legend = "::   File Format 0.17   ::\n::   #  wall            ::\n::   -  floor           ::\n"
+    parsed = L.parse_xsb(f"{legend}\nTitle: The pack\n\n####\n#@$.#\n####\n")
+    assert parsed.metadata == {"Title": "The pack"} and parsed.entries[0].title == ""
+
+
 def test_unclosed_multiline_header_does_not_swallow_levels():
     text = "Comment:\n####\n#@$.#\n####\n\nComment:\nx\nComment-End:\n####\n#@$.#\n####\n"
     entries = L.read_xsb(text)
