@@ -224,15 +224,13 @@ class Side:
             made, counts, ways = fewest(*expand(pack, states[chunk], pushes[chunk], back[chunk]))
             self.coming = len(made)
             control.tick(min(CHUNK, len(states) - at))  # (before the table may double)
-            slots = self.table.slots(made)
-            fresh = slots < 0
+            slots, fresh = self.table.put(made, base + counts, control.check)
             known = ~fresh
             held, again = slots[known], base + counts[known]
             better = (self.table.values[held] >= base) & (self.table.values[held] > again)
             if better.any():  # (made before in this layer, with more pushes)
                 self.table.values[held[better]] = again[better]
                 lowered.append((made[known][better], counts[known][better]))
-            self.table.add(made[fresh], base + counts[fresh], control.check)
             self.making.append((made[fresh], counts[fresh], ways[fresh]))
             self.coming = 0
         if not self.making:  # (an empty layer makes an empty one)

@@ -116,6 +116,65 @@ class StateTable:
             between()
         self.count += len(keys)
 
+    def put(
+        self, keys: np.ndarray, values: np.ndarray, between: Callable[[], None] = _nothing
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Each key's slot, the keys not held yet put in with their values (a key held keeps
+        its own), and which keys were put in: `keys` distinct. One probe per key, where a
+        look-up and then `add` take two. The table doubles first when all of them could
+        be new. `between` as for `add`."""
+        bits = self._bits_for(self.count + len(keys))
+        if bits != self.bits:
+            self._grow_to(bits, between)
+        slots = np.empty(len(keys), np.int64)
+        new = np.zeros(len(keys), bool)
+        for at in range(0, len(keys), SLICE):
+            part = slice(at, at + SLICE)
+            slots[part], new[part] = self._put(keys[part], values[part])
+            between()
+        self.count += int(np.count_nonzero(new))
+        return slots, new
+
+    def _put(self, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # A key held lies before the first empty slot from its home, and slots only fill, so
+        # a key that meets an empty slot first is not held: it takes that slot (several
+        # after the same one write it, and reading back tells which stays, as in _place).
+        mask = (1 << self.bits) - 1
+        slots = np.empty(len(keys), np.int64)
+        new = np.zeros(len(keys), bool)
+        pending = np.arange(len(keys))
+        at = self._home(keys)
+        width = 1
+        while len(pending):
+            wanted = keys[pending]
+            if width == 1:
+                slot, held = at, self.keys[at]
+                going = (held != wanted) & (held != 0)
+            else:  # (the few keys left: a window of slots each round, see WINDOW)
+                window = (at[:, None] + OFFSETS) & mask
+                seen = self.keys[window]
+                stop = (seen == wanted[:, None]) | (seen == 0)
+                going = ~stop.any(1)
+                first = stop.argmax(1)
+                rows = np.arange(len(at))
+                slot, held = window[rows, first], seen[rows, first]
+            hit = held == wanted
+            slots[pending[hit]] = slot[hit]
+            free = np.flatnonzero(held == 0) if width == 1 else np.flatnonzero(~going & ~hit)
+            claimed, claiming = slot[free], wanted[free]
+            self.keys[claimed] = claiming
+            won = self.keys[claimed] == claiming
+            winners = pending[free[won]]
+            self.values[claimed[won]] = values[winners]
+            slots[winners], new[winners] = claimed[won], True
+            done = hit
+            done[free[won]] = True
+            # the others go on: past the slot another key just took, or past those looked at
+            ahead = (np.where(going, at + width, slot + 1) & mask)
+            pending, at = pending[~done], ahead[~done]
+            width = WINDOW if len(pending) <= FEW else 1
+        return slots, new
+
     def _grow_to(self, bits: int, between: Callable[[], None]) -> None:
         """The table rebuilt with 2**bits slots. Its keys are taken in slot order, a slice at
         a time, and that is about the order of their new home slots (the same top bits of

@@ -42,6 +42,31 @@ def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
     assert len(expected) <= LOAD * (1 << table.bits)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("few", [0, 16, 1 << 20])
+def test_put_finds_the_keys_held_and_puts_in_the_others(seed, few, monkeypatch):
+    monkeypatch.setattr(state_table, "FEW", few)
+    rng = random.Random(seed)
+    table, expected = StateTable(bits=4), {}
+    keys = random_keys(rng, 6000)
+    for start in range(0, 5000, 500):
+        # half of each batch put in before (and perhaps again), in no order
+        batch = keys[start:start + 500] + rng.sample(keys[:start + 500], min(start, 500) // 2)
+        batch = list(dict.fromkeys(rng.sample(batch, len(batch))))
+        values = [rng.randrange(1 << 32) for _ in batch]
+        was = [key in expected for key in batch]
+        slots, new = table.put(np.array(batch, np.uint64), np.array(values, np.uint32))
+        assert new.tolist() == [not held for held in was]
+        assert table.keys[slots].tolist() == batch  # (the slot of each, held before or not)
+        for key, value, held in zip(batch, values, was):
+            expected.setdefault(key, value)  # (a key held keeps its value)
+        assert table.values[slots].tolist() == [expected[key] for key in batch]
+        assert table.count == len(expected) and probes_cross_no_gap(table)
+    held, values = table.get(np.array(keys, np.uint64))
+    assert held.tolist() == [key in expected for key in keys]
+    assert values.tolist() == [expected.get(key, 0) for key in keys]
+
+
 def probes_cross_no_gap(table: StateTable) -> bool:
     """Linear probing's invariant: from each key's home slot to its slot, no slot is empty."""
     filled = np.flatnonzero(table.keys)
