@@ -27,7 +27,7 @@ FEW = 1024
 OFFSETS = np.arange(WINDOW)
 SLICE = 1 << 16  # keys placed or looked up at a time
 SLICE_BYTES = 96  # their work arrays, per key, at most
-GROW_SLICE = SLICE >> 2  # old slots put in a doubled table at a time (its work arrays: a quarter the size, as quick)
+GROW_SLICE = SLICE >> 2  # old slots moved into a doubled table at a time (less work memory, as quick)
 
 
 def _nothing() -> None:
@@ -112,7 +112,7 @@ class StateTable:
         if bits != self.bits:
             self._grow_to(bits, between)
         for at in range(0, len(keys), SLICE):
-            self._place(keys[at:at + SLICE], values[at:at + SLICE])
+            self._put(keys[at:at + SLICE], values[at:at + SLICE])
             between()
         self.count += len(keys)
 
@@ -137,8 +137,10 @@ class StateTable:
 
     def _put(self, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # A key held lies before the first empty slot from its home, and slots only fill, so
-        # a key that meets an empty slot first is not held: it takes that slot (several
-        # after the same one write it, and reading back tells which stays, as in _place).
+        # a key that meets an empty slot first is not held: it takes that slot. Keys after
+        # the same free slot all write it: one of them stays (which one is not defined),
+        # found by reading the slot back (the keys differ); the others probe on from there.
+        # (No sort, as np.unique would need to pick one.)
         mask = (1 << self.bits) - 1
         slots = np.empty(len(keys), np.int64)
         new = np.zeros(len(keys), bool)
@@ -170,7 +172,7 @@ class StateTable:
             done = hit
             done[free[won]] = True
             # the others go on: past the slot another key just took, or past those looked at
-            ahead = (np.where(going, at + width, slot + 1) & mask)
+            ahead = np.where(going, at + width, slot + 1) & mask
             pending, at = pending[~done], ahead[~done]
             width = WINDOW if len(pending) <= FEW else 1
         return slots, new
@@ -213,34 +215,5 @@ class StateTable:
         del old_keys, old_values
         late, values = np.concatenate(late_keys), np.concatenate(late_values)
         for at in range(0, len(late), SLICE):
-            self._place(late[at:at + SLICE], values[at:at + SLICE])
+            self._put(late[at:at + SLICE], values[at:at + SLICE])
             between()
-
-    def _place(self, keys: np.ndarray, values: np.ndarray) -> None:
-        mask = (1 << self.bits) - 1
-        pending = np.arange(len(keys))
-        at = self._home(keys)
-        width = 1
-        while len(pending):
-            if width == 1:
-                slot = at
-                free = self.keys[at] == 0
-            else:  # (the few keys left: a window of slots each round, see WINDOW)
-                window = (at[:, None] + OFFSETS) & mask
-                empty = self.keys[window] == 0
-                free = empty.any(1)
-                slot = window[np.arange(len(at)), empty.argmax(1)]
-            rows = np.flatnonzero(free)
-            # Keys after the same free slot all write it: one of them stays (which one is not
-            # defined), found by reading the slot back (the keys differ); the others probe on
-            # from there. (No sort, as np.unique would need to pick one.)
-            claimed, wanted = slot[rows], keys[pending[rows]]
-            self.keys[claimed] = wanted
-            won = self.keys[claimed] == wanted
-            winners = rows[won]
-            self.values[claimed[won]] = values[pending[winners]]
-            placed = np.zeros(len(pending), bool)
-            placed[winners] = True
-            ahead = np.where(free, slot, at + width) & mask
-            pending, at = pending[~placed], ahead[~placed]
-            width = WINDOW if len(pending) <= FEW else 1

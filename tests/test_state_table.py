@@ -17,13 +17,28 @@ def random_keys(rng: random.Random, count: int) -> list[int]:
     return list(keys)
 
 
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("few", [0, 16, 1 << 20])  # probing a slot a round, windows once few are left, always windows
-def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
+SEEDS = pytest.mark.parametrize("seed", range(4))
+PROBING = pytest.mark.parametrize("few", [0, 16, 1 << 20])  # a slot a round, windows once few are left, windows
+
+
+def empty_table(seed: int, few: int, monkeypatch) -> tuple[random.Random, StateTable, list[int], dict]:
+    """A random source, an empty table probing as `few` says, 6,000 distinct keys, and the
+    dict the table should match."""
     monkeypatch.setattr(state_table, "FEW", few)
     rng = random.Random(seed)
-    table, expected = StateTable(bits=4), {}
-    keys = random_keys(rng, 6000)
+    return rng, StateTable(bits=4), random_keys(rng, 6000), {}
+
+
+def assert_holds(table: StateTable, keys: list[int], expected: dict) -> None:
+    held, values = table.get(np.array(keys, np.uint64))
+    assert held.tolist() == [key in expected for key in keys]
+    assert values.tolist() == [expected.get(key, 0) for key in keys]
+
+
+@SEEDS
+@PROBING
+def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
+    rng, table, keys, expected = empty_table(seed, few, monkeypatch)
     for start in range(0, 5000, 500):
         batch = keys[start:start + 500]
         values = [rng.randrange(1 << 32) for _ in batch]
@@ -33,22 +48,16 @@ def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
         expected.update(zip(batch, values))
         assert table.count == len(expected)
         assert table.nbytes == (grows if grows else before)  # (it says beforehand what a doubling takes)
-    asked = np.array(keys, np.uint64)  # the last 1000 were never put in
-    held, values = table.get(asked)
-    assert held.tolist() == [key in expected for key in keys]
-    assert values.tolist() == [expected.get(key, 0) for key in keys]
-    assert (table.slots(asked) >= 0).sum() == len(expected)
+    assert_holds(table, keys, expected)  # (the last 1000 were never put in)
+    assert (table.slots(np.array(keys, np.uint64)) >= 0).sum() == len(expected)
     assert table.nbytes == SLOT_BYTES << table.bits
     assert len(expected) <= LOAD * (1 << table.bits)
 
 
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("few", [0, 16, 1 << 20])
+@SEEDS
+@PROBING
 def test_put_finds_the_keys_held_and_puts_in_the_others(seed, few, monkeypatch):
-    monkeypatch.setattr(state_table, "FEW", few)
-    rng = random.Random(seed)
-    table, expected = StateTable(bits=4), {}
-    keys = random_keys(rng, 6000)
+    rng, table, keys, expected = empty_table(seed, few, monkeypatch)
     for start in range(0, 5000, 500):
         # half of each batch put in before (and perhaps again), in no order
         batch = keys[start:start + 500] + rng.sample(keys[:start + 500], min(start, 500) // 2)
@@ -62,9 +71,7 @@ def test_put_finds_the_keys_held_and_puts_in_the_others(seed, few, monkeypatch):
             expected.setdefault(key, value)  # (a key held keeps its value)
         assert table.values[slots].tolist() == [expected[key] for key in batch]
         assert table.count == len(expected) and probes_cross_no_gap(table)
-    held, values = table.get(np.array(keys, np.uint64))
-    assert held.tolist() == [key in expected for key in keys]
-    assert values.tolist() == [expected.get(key, 0) for key in keys]
+    assert_holds(table, keys, expected)
 
 
 def probes_cross_no_gap(table: StateTable) -> bool:
@@ -84,8 +91,8 @@ def test_doubling_in_small_slices_keeps_every_key_findable(seed, monkeypatch):
     keys = random_keys(rng, 12000)
     table = StateTable(bits=4)
     late = []
-    place = StateTable._place
-    monkeypatch.setattr(StateTable, "_place", lambda self, k, v: (late.append(len(k)), place(self, k, v)))
+    put = StateTable._put
+    monkeypatch.setattr(StateTable, "_put", lambda self, k, v: (late.append(len(k)), put(self, k, v))[1])
     for start in range(0, 10000, 2500):
         batch = np.array(keys[start:start + 2500], np.uint64)
         table.add(batch, (batch & np.uint64(0xFFFF)).astype(np.uint32))
