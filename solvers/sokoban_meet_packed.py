@@ -33,7 +33,6 @@ CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 child
 # A chunk's new states on their way into the table, per state at most: the states, pushes
 # and ways made, their slots and masks, and the copies `add` is given.
 COMING_BYTES = 64
-ONE = np.uint64(1)
 
 # (states, pushes, way back): the states distinct; per state, a direction whose step (a walk)
 # leads back to a state held already (the one it was made from), NO_WAY where none is known
@@ -56,14 +55,15 @@ class Packing:
         self.player_mask = np.uint64((1 << self.player_bits) - 1)
         wall = self.wall = len(self.cells)  # the index of "no floor here"
         self.next = np.full((4, wall + 1), wall, np.int64)  # next[d][i]: the cell a step d away
-        self.box_bit = np.full(wall + 1, -1, np.int64)  # a box's bit on that cell (-1: none may stand there)
+        self.box_one = np.zeros(wall + 1, np.uint64)  # a box's bit on that cell, as a mask (0: none may stand there)
         self.live = np.zeros(wall + 1, bool)  # a box may be pushed there
         self.pull_to = np.zeros(wall + 1, bool)  # a box may be pulled there (some start box reaches it)
         reachable = self.reachable = pushable_to(board, boxes)
         for i, cell in enumerate(self.cells):
             for d, step in enumerate(board.steps):
                 self.next[d, i] = self.index.get(cell + step, wall)
-            self.box_bit[i] = self.bit_of.get(cell, -1)
+            if cell in self.bit_of:
+                self.box_one[i] = np.uint64(1) << np.uint64(self.bit_of[cell])
             self.live[i] = bool((tables.live >> cell) & 1)
             self.pull_to[i] = bool((reachable >> cell) & 1)
 
@@ -92,13 +92,10 @@ class Packing:
         return boxes
 
 
-def _has(boxes: np.ndarray, bits: np.ndarray) -> np.ndarray:
-    """Is there a box on each of `bits` (-1: never)?"""
-    return (bits >= 0) & (((boxes >> bits.clip(0).astype(np.uint64)) & ONE) != 0)
-
-
-def _state(pack: Packing, boxes: np.ndarray, player: np.ndarray) -> np.ndarray:
-    return (boxes << np.uint64(pack.player_bits)) | player.astype(np.uint64)
+def _state(high: np.ndarray, player: np.ndarray) -> np.ndarray:
+    """States from their boxes already shifted up (`high`) and the player's cell indices
+    (never negative: their bits read as unsigned unchanged)."""
+    return high | player.view(np.uint64)
 
 
 def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
@@ -106,26 +103,27 @@ def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: n
     (that state is held already: about a third of the steps made), and pushes onto live
     floor."""
     player = (states & pack.player_mask).astype(np.int64)
+    high = states & ~pack.player_mask  # (the boxes, where a state keeps them)
     boxes = states >> np.uint64(pack.player_bits)
     made, counts, ways = [], [], []
     for d in range(4):
         ahead = pack.next[d][player]
-        bit = pack.box_bit[ahead]
-        boxed = _has(boxes, bit)
+        one = pack.box_one[ahead]
+        boxed = (boxes & one) != 0
         walk = (ahead != pack.wall) & ~boxed & (back != d)
-        made.append(_state(pack, boxes[walk], ahead[walk]))
+        made.append(_state(high[walk], ahead[walk]))
         counts.append(pushes[walk])
         ways.append(np.full(len(made[-1]), (d + 2) % 4, np.uint8))
-        ahead, bit, moved, before = ahead[boxed], bit[boxed], boxes[boxed], pushes[boxed]
+        ahead, one, moved, before = ahead[boxed], one[boxed], boxes[boxed], pushes[boxed]
         beyond = pack.next[d][ahead]
-        to = pack.box_bit[beyond]
-        free = (to >= 0) & pack.live[beyond] & ~_has(moved, to)
-        moved = moved[free] ^ (ONE << bit[free].astype(np.uint64)) ^ (ONE << to[free].astype(np.uint64))
+        to = pack.box_one[beyond]
+        free = pack.live[beyond] & (to != 0) & ((moved & to) == 0)
+        moved = moved[free] ^ one[free] ^ to[free]
         ahead, before = ahead[free], before[free]
         if pack.freeze_test is not None and len(moved):
             kept = _not_frozen(pack, moved, beyond[free])
             moved, ahead, before = moved[kept], ahead[kept], before[kept]
-        made.append(_state(pack, moved, ahead))
+        made.append(_state(moved << np.uint64(pack.player_bits), ahead))
         counts.append(before + 1)
         ways.append(np.full(len(moved), NO_WAY, np.uint8))
     return np.concatenate(made), np.concatenate(counts), np.concatenate(ways)
@@ -137,7 +135,7 @@ def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarr
 
     def solid(d: int) -> np.ndarray:
         beside = pack.next[d][cells]
-        return (beside == pack.wall) | _has(boxes, pack.box_bit[beside])
+        return (beside == pack.wall) | ((boxes & pack.box_one[beside]) != 0)
 
     kept = np.ones(len(boxes), bool)
     for i in np.flatnonzero((solid(0) | solid(2)) & (solid(1) | solid(3))).tolist():
@@ -150,20 +148,21 @@ def backward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: 
     (a push undone) of the box behind the player onto his cell, where some start box can
     be pushed."""
     player = (states & pack.player_mask).astype(np.int64)
+    high = states & ~pack.player_mask  # (the boxes, where a state keeps them)
     boxes = states >> np.uint64(pack.player_bits)
-    here = pack.box_bit[player]
+    here = pack.box_one[player]
     made, counts, ways = [], [], []
     for d in range(4):
         came = pack.next[d][player]  # where he stood one step earlier
-        free = (came != pack.wall) & ~_has(boxes, pack.box_bit[came])
+        free = (came != pack.wall) & ((boxes & pack.box_one[came]) == 0)
         walk = free & (back != d)
-        made.append(_state(pack, boxes[walk], came[walk]))
+        made.append(_state(high[walk], came[walk]))
         counts.append(pushes[walk])
         ways.append(np.full(len(made[-1]), (d + 2) % 4, np.uint8))
-        behind = pack.box_bit[pack.next[(d + 2) % 4][player]]
-        pull = free & _has(boxes, behind) & (here >= 0) & pack.pull_to[player]
-        moved = boxes[pull] ^ (ONE << behind[pull].astype(np.uint64)) ^ (ONE << here[pull].astype(np.uint64))
-        made.append(_state(pack, moved, came[pull]))
+        behind = pack.box_one[pack.next[(d + 2) % 4][player]]
+        pull = free & ((boxes & behind) != 0) & (here != 0) & pack.pull_to[player]
+        moved = boxes[pull] ^ behind[pull] ^ here[pull]
+        made.append(_state(moved << np.uint64(pack.player_bits), came[pull]))
         counts.append(pushes[pull] + 1)
         ways.append(np.full(len(moved), NO_WAY, np.uint8))
     return np.concatenate(made), np.concatenate(counts), np.concatenate(ways)
