@@ -31,7 +31,7 @@ DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on a
 CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
 # A chunk's new states on their way into the table, per state at most: the states, pushes
-# and ways made, their slots and masks, and the copies `add` is given.
+# and ways made, their slots and masks, and what `put` makes of them.
 COMING_BYTES = 64
 
 # (states, pushes, way back): the states distinct; per state, a direction whose step (a walk)
