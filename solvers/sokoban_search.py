@@ -54,6 +54,7 @@ Pruning never loses an optimal plan:
 from __future__ import annotations
 
 import heapq
+import os
 from array import array
 from itertools import islice
 from operator import is_, sub
@@ -117,6 +118,7 @@ PULLS_MOST_BYTES = 1_000_000_000  # the pull table's memory at most
 RELEASE_SECONDS = 1e-6
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def push_search(
@@ -243,6 +245,7 @@ def _search(
     # the order and matching as a tuple and lists; as arrays a node holds at least 8 bytes
     # a box less, less 40 (the sizes above: 40 less with 10 boxes, 200 with 26), so ~440 + 18.
     queued, queued_bytes = 1, 440 + 18 * len(info0[0])
+    resident0 = resident_bytes()
     check_every = 31
     while ids:
         bucket_id = ids[0]
@@ -341,6 +344,9 @@ def _search(
             # (the pull table's size is asked each time: what its lookups remember grows)
             held = queued * queued_bytes + (near.nbytes() if near else 0) + apart_bytes
             control.bytes_per_entry = 270 + held // len(table)
+            resident = resident_bytes() - resident0
+            if resident > control.bytes_per_entry * len(table):  # (the estimate fell short: Sasquatch #49)
+                control.bytes_per_entry = resident // len(table)
             if weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
                 control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)
             control.check()
@@ -601,6 +607,15 @@ def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:
             blocked[cell] = wall or bool((dead >> a) & (dead >> b) & 1)
         out.append(blocked)
     return out[0], out[1]
+
+
+def resident_bytes() -> int:
+    """This process's resident size now (0 where /proc cannot tell it)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE_BYTES
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _pushes_to(table: dict, key: int) -> list[Push]:
