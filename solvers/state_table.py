@@ -73,23 +73,27 @@ class StateTable:
         width = 1
         while len(pending):
             wanted = keys[pending]
-            if width == 1:
-                held = self.keys[at]
-                hit = held == wanted
-                found[pending[hit]] = at[hit]
-                going = ~hit & (held != 0)
-            else:  # (the few keys left: a window of slots each round, see WINDOW)
-                window = (at[:, None] + OFFSETS) & mask
-                held = self.keys[window]
-                stop = (held == wanted[:, None]) | (held == 0)
-                going = ~stop.any(1)
-                rows = np.flatnonzero(~going)
-                first = stop[rows].argmax(1)
-                hit = held[rows, first] == wanted[rows]
-                found[pending[rows[hit]]] = window[rows, first][hit]
+            slot, held, going = self._look(at, wanted, width)
+            hit = held == wanted
+            found[pending[hit]] = slot[hit]
             pending, at = pending[going], (at[going] + width) & mask
             width = WINDOW if len(pending) <= FEW else 1
         return found
+
+    def _look(self, at: np.ndarray, wanted: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One round of probes, `width` slots from `at` for each key `wanted`: the slot
+        where its probe stops (its key, or an empty slot: 0 there), what is there, and
+        whether it goes on (none of them stopped it; then `held` is another key)."""
+        if width == 1:
+            held = self.keys[at]
+            return at, held, (held != wanted) & (held != 0)
+        # (the few keys left: a window of slots each round, see WINDOW)
+        window = (at[:, None] + OFFSETS) & ((1 << self.bits) - 1)
+        seen = self.keys[window]
+        stop = (seen == wanted[:, None]) | (seen == 0)
+        first = stop.argmax(1)  # (0 where none stops it: another key)
+        rows = np.arange(len(at))
+        return window[rows, first], seen[rows, first], ~stop.any(1)
 
     def get(self, keys: np.ndarray, between: Callable[[], None] = _nothing) -> tuple[np.ndarray, np.ndarray]:
         """(held: bool per key, values: the value where held, else 0), a slice at a time,
@@ -105,24 +109,18 @@ class StateTable:
         return held, values
 
     def add(self, keys: np.ndarray, values: np.ndarray, between: Callable[[], None] = _nothing) -> None:
-        """Put in `keys` (distinct, none held yet) with their values, `between` called after
-        each slice placed (a doubling at 23M states takes 5 s). If `between` raises, the
-        table is left part-filled: a stopped search lets go of it."""
-        bits = self._bits_for(self.count + len(keys))
-        if bits != self.bits:
-            self._grow_to(bits, between)
-        for at in range(0, len(keys), SLICE):
-            self._put(keys[at:at + SLICE], values[at:at + SLICE])
-            between()
-        self.count += len(keys)
+        """Put in `keys` (distinct, none held yet) with their values: `put`, its answer unused."""
+        self.put(keys, values, between)
 
     def put(
         self, keys: np.ndarray, values: np.ndarray, between: Callable[[], None] = _nothing
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each key's slot, the keys not held yet put in with their values (a key held keeps
         its own), and which keys were put in: `keys` distinct. One probe per key, where a
-        look-up and then `add` take two. The table doubles first when all of them could
-        be new. `between` as for `add`."""
+        look-up and then putting the new keys in would take two. The table doubles first
+        when all of them could be new. `between` is called after each slice placed (a
+        doubling at 23M states takes 5 s); if it raises, the table is left part-filled: a
+        stopped search lets go of it."""
         bits = self._bits_for(self.count + len(keys))
         if bits != self.bits:
             self._grow_to(bits, between)
@@ -149,20 +147,10 @@ class StateTable:
         width = 1
         while len(pending):
             wanted = keys[pending]
-            if width == 1:
-                slot, held = at, self.keys[at]
-                going = (held != wanted) & (held != 0)
-            else:  # (the few keys left: a window of slots each round, see WINDOW)
-                window = (at[:, None] + OFFSETS) & mask
-                seen = self.keys[window]
-                stop = (seen == wanted[:, None]) | (seen == 0)
-                going = ~stop.any(1)
-                first = stop.argmax(1)
-                rows = np.arange(len(at))
-                slot, held = window[rows, first], seen[rows, first]
+            slot, held, going = self._look(at, wanted, width)
             hit = held == wanted
             slots[pending[hit]] = slot[hit]
-            free = np.flatnonzero(held == 0) if width == 1 else np.flatnonzero(~going & ~hit)
+            free = np.flatnonzero(held == 0)
             claimed, claiming = slot[free], wanted[free]
             self.keys[claimed] = claiming
             won = self.keys[claimed] == claiming
