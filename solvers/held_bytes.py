@@ -1,4 +1,5 @@
-"""What a search's big Python dicts really hold, for memory budgets that must not be overrun.
+"""What a search's big Python dicts really hold, for memory budgets that must not be overrun;
+and the process's resident size, for a count that may still fall short.
 
 A fixed cost per entry misses how CPython grows a dict: its hash table doubles when
 two thirds full, and while it copies, the old table and the new one (twice the size)
@@ -10,8 +11,10 @@ next table when a resize is near.
 from __future__ import annotations
 
 import math
+import os
 import sys
 
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 INDEX_AND_ENTRY_BYTES = 20  # per slot: a 4-byte index (2**16 slots or more; 1-2 bytes below), 24 per usable 2/3
 
 
@@ -30,3 +33,12 @@ def dict_bytes(table: dict, inserts_ahead: int) -> int:
 def int_bytes(number: int) -> int:
     """What an int object takes in the allocator (its size rounded up to 16 bytes)."""
     return -(-sys.getsizeof(number) // 16) * 16
+
+
+def resident_bytes() -> int:
+    """This process's resident size now (0 where /proc cannot tell it)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE_BYTES
+    except (OSError, ValueError, IndexError):
+        return 0

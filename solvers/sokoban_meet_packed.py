@@ -202,8 +202,8 @@ class Side:
         (the new table allocated beside the old)."""
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
         held += sum(part.nbytes for parts in self.making for part in parts)
-        if self.coming:  # (made: to be looked up, then put in, the table perhaps doubled between)
-            work = min(SLICE, self.coming) * SLICE_BYTES  # a slice looked up or put in
+        if self.coming:  # (made: to be put in, the table perhaps doubled first)
+            work = min(SLICE, self.coming) * SLICE_BYTES  # a slice put in
             doubled = self.table.bytes_to_add(self.coming)
             if doubled:  # (the new table beside the old, filled a slice of old states at a time)
                 work = doubled + max(work, min(GROW_SLICE, self.table.count) * SLICE_BYTES)

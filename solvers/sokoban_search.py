@@ -54,13 +54,13 @@ Pruning never loses an optimal plan:
 from __future__ import annotations
 
 import heapq
-import os
 from array import array
 from itertools import islice
 from operator import is_, sub
 from typing import Callable
 
 from fewest.solvers.control import Budget, Control, Stopped, collector_paused, release_gradually
+from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.sokoban_assignment import assign, matching_cost, reassign, warm_assign
 from fewest.solvers.sokoban_board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban_corrals import corral_pushes
@@ -118,7 +118,6 @@ PULLS_MOST_BYTES = 1_000_000_000  # the pull table's memory at most
 RELEASE_SECONDS = 1e-6
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def push_search(
@@ -607,15 +606,6 @@ def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:
             blocked[cell] = wall or bool((dead >> a) & (dead >> b) & 1)
         out.append(blocked)
     return out[0], out[1]
-
-
-def resident_bytes() -> int:
-    """This process's resident size now (0 where /proc cannot tell it)."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * PAGE_BYTES
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def _pushes_to(table: dict, key: int) -> list[Push]:
