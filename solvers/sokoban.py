@@ -38,6 +38,7 @@ from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
 from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.control import Control, Progress, Stopped
+from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_apart import SearchApart
@@ -89,6 +90,10 @@ ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when 
 MEET_SHARE = 0.6
 MEET_MEMORY_SHARE = 0.65
 APART_AFTER = 0.05  # seconds of push search before the search from both ends is forked beside it
+# Of the memory budget, kept back from the push search's share beside the child: what its
+# process may add after its last check (Sasquatch #49: 5 MiB past its share, at 2 GiB)
+CHECK_ROOM = 0.01
+HELD_FLOOR = 0.5  # of the push search's share, the least it keeps once both are taken off
 
 
 def solve(
@@ -194,7 +199,8 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
 
     control.should_stop = should_stop
     try:
-        with control.share(1.0, memory=1 - MEET_MEMORY_SHARE), _reporting_with(control, apart):
+        share = _less_held(1 - MEET_MEMORY_SHARE, memory)
+        with control.share(1.0, memory=share), _reporting_with(control, apart):
             return push_search(tables, boxes, player, control, "moves")
     except Stopped as stop:
         cancelled = stop.reason == "cancelled" and not apart.solved
@@ -211,6 +217,17 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
     finally:
         control.should_stop = asked
         apart.close()
+
+
+def _less_held(share: float, memory: int | None) -> float:
+    """`share` of the memory budget, for the push search beside the child, less what this
+    process holds before it searches (the interpreter, numpy, the level's tables: 25-35
+    MiB), which the search does not count, and CHECK_ROOM; down to HELD_FLOOR of it. (The
+    child takes its own size off its share likewise.) Without it, the two processes' peaks
+    on Sasquatch's biggest levels came to 2,035-2,099 MiB of 2 GiB."""
+    if not memory:
+        return share
+    return max(share * HELD_FLOOR, share - CHECK_ROOM - resident_bytes() / memory)
 
 
 @contextmanager

@@ -22,6 +22,7 @@ import time
 from typing import Any, Callable
 
 from fewest.solvers.control import Budget, Control, Progress, Stopped
+from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.sokoban_pulls_apart import end_child, process_context, start_child
 
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
@@ -121,6 +122,8 @@ def _run(
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
+        if memory_bytes is not None:  # (its share is for the whole process; the search counts what it adds)
+            memory_bytes = max(0, memory_bytes - resident_bytes())
         control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
                           should_stop=lambda: not _alive(owner), on_progress=progress)
         try:

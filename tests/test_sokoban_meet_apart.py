@@ -14,6 +14,7 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers import sokoban as solver
+from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, level, microban, reports_until_reached
 
@@ -104,6 +105,33 @@ def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expe
     monkeypatch.setattr(solver, "push_search", push_runs_out)
     solution = run(microban(66)[65][0])
     assert solution.status is Status.BUDGET and solution.at_least == expected
+
+
+def test_each_process_s_share_covers_its_own_size(monkeypatch):
+    """The searches count what they add; each process takes its own size (interpreter,
+    numpy, tables) off its share first, so both together stay within the budget."""
+    budgets = []
+
+    def meet_tells_its_budget(tables, boxes, player, control):
+        control.bound = control.budget.memory_bytes
+        raise Stopped("memory")
+
+    def push_tells_its_budget(tables, boxes, player, control, metric, *args, **kwargs):
+        budgets.append(control.budget.memory_bytes)
+        time.sleep(solver.APART_AFTER)
+        control.check()  # (the child starts here)
+        raise Stopped("memory")
+
+    monkeypatch.setattr(solver, "meet_search", meet_tells_its_budget)
+    monkeypatch.setattr(solver, "push_search", push_tells_its_budget)
+    held = resident_bytes()  # (a child forked from this process starts as large)
+    solution = run(microban(66)[65][0])
+    whole, near = 1 << 30, 32 << 20
+    meet_share = int(whole * solver.MEET_MEMORY_SHARE)
+    push_share = whole - meet_share
+    assert abs(solution.at_least - (meet_share - held)) < near
+    [push_budget] = budgets
+    assert abs(push_budget - max(push_share * solver.HELD_FLOOR, push_share - whole * solver.CHECK_ROOM - held)) < near
 
 
 def test_the_push_search_running_out_waits_for_the_child_s_proof(monkeypatch):
