@@ -202,6 +202,18 @@ def test_what_it_allocates_stays_within_its_memory_budget(budget):
     assert budget * 0.5 < peak - first[0] <= budget
 
 
+def test_in_dicts_it_counts_what_its_process_grew_beyond_its_own_count(monkeypatch, dict_version):
+    """Its count per state falls short on some boards (Sasquatch #49: by 207 MiB at 9.1M
+    states): what the process grew by beyond the count is added."""
+    lvl, row = microban(66)[65]
+    sizes = iter([0])  # its size at the start; from then on, 100 MB more
+    monkeypatch.setattr(sokoban_meet, "resident_bytes", lambda: next(sizes, 100_000_000))
+    with pytest.raises(Stopped, match="memory"):
+        meet(lvl, Control(Budget(memory_bytes=50_000_000)))
+    monkeypatch.setattr(sokoban_meet, "resident_bytes", lambda: 0)
+    assert meet(lvl, Control(Budget(memory_bytes=50_000_000)))[1] == int(row["min_moves"])
+
+
 def test_without_a_memory_budget_it_stops_at_its_own_cap(monkeypatch):
     lvl, _ = microban(66)[65]
     monkeypatch.setattr(sokoban_meet, "UNBUDGETED_BYTES", 60_000)
