@@ -220,11 +220,11 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
 
 
 def _less_held(share: float, memory: int | None) -> float:
-    """`share` of the memory budget, for the push search beside the child, less what this
+    """`share` of the memory budget, for the push search beside a child, less what this
     process holds before it searches (the interpreter, numpy, the level's tables: 25-35
     MiB), which the search does not count, and CHECK_ROOM; down to HELD_FLOOR of it. (The
-    child takes its own size off its share likewise.) Without it, the two processes' peaks
-    on Sasquatch's biggest levels came to 2,035-2,099 MiB of 2 GiB."""
+    child takes its own size off its share likewise.) Without it, under moves, the two
+    processes' peaks on Sasquatch's biggest levels came to 2,035-2,099 MiB of 2 GiB."""
     if not memory:
         return share
     return max(share * HELD_FLOOR, share - CHECK_ROOM - resident_bytes() / memory)
@@ -276,6 +276,8 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
     seconds = control.budget.seconds
     wake = seconds * ALONE_AFTER
     awake = helped = False
+    memory = control.budget.memory_bytes
+    kept = None if memory is None else int(memory * _less_held(1 - ALONE_MEMORY_SHARE, memory))  # (once awake)
 
     def should_stop() -> bool:
         nonlocal awake, helped
@@ -287,13 +289,11 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
         helped = helped or control.helpers > 0
         if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
-            memory = control.budget.memory_bytes
-            left = None if memory is None else memory - alone.memory_bytes
-            if left is not None and control.stored * control.bytes_per_entry > left * ALONE_ROOM:
+            if kept is not None and control.stored * control.bytes_per_entry > kept * ALONE_ROOM:
                 alone.close()  # (not finished: the pushes alone come after, on what time is left)
             else:
-                if left is not None:
-                    control.budget = replace(control.budget, memory_bytes=left)
+                if kept is not None:
+                    control.budget = replace(control.budget, memory_bytes=kept)
                 alone.wake()  # (the core is free: the pull table's child is done)
         return False
 
