@@ -212,6 +212,7 @@ class Thinking:
             self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
         self._solve_timer = self.set_interval(delay, self._animate_step)
         self._refresh_keys()
+        self._show_status()  # "n to go" at once, not at the next tick
 
     def _animate_step(self) -> None:
         if not self._playing:
