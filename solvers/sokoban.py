@@ -90,10 +90,10 @@ ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when 
 MEET_SHARE = 0.6
 MEET_MEMORY_SHARE = 0.65
 APART_AFTER = 0.05  # seconds of push search before the search from both ends is forked beside it
-# Of the memory budget, kept back from the push search's share beside the child: what its
+# Of the memory budget, kept back from the push search's share beside a child: what its
 # process may add after its last check (Sasquatch #49: 5 MiB past its share, at 2 GiB)
 CHECK_ROOM = 0.01
-HELD_FLOOR = 0.5  # of the push search's share, the least it keeps once both are taken off
+HELD_FLOOR = 0.5  # of the push search's share, the least left once CHECK_ROOM and its process's size are off
 
 
 def solve(
