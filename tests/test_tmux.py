@@ -25,6 +25,16 @@ _BESIDE = Path(sys.executable).parent / "fewest"
 FEWEST = shutil.which("fewest") or (str(_BESIDE) if _BESIDE.exists() else None)
 if TMUX is None or FEWEST is None:
     pytest.skip("needs tmux and the installed fewest command", allow_module_level=True)
+# A server of our own, kept up between tests: with the default one, a session started just
+# as the last test's was killed met the server on its way out ("new-session" failed once)
+SERVER = [TMUX, "-L", f"fewest-test-{os.getpid()}"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tmux_server():
+    subprocess.run([*SERVER, "start-server", ";", "set-option", "-s", "exit-empty", "off"], check=True)
+    yield
+    subprocess.run([*SERVER, "kill-server"], capture_output=True)
 
 
 class Terminal:
@@ -34,11 +44,11 @@ class Terminal:
         self.name = f"fewest-test-{os.getpid()}-{name}"
         env = f"FEWEST_DATA_DIR={shlex.quote(str(data_dir))} TERM=xterm-256color"
         line = f"{env} {shlex.join(command)}; echo EXITED $?; sleep 30"
-        subprocess.run([TMUX, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", line],
+        subprocess.run([*SERVER, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", line],
                        check=True)
 
     def screen(self) -> str:
-        done = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name],
+        done = subprocess.run([*SERVER, "capture-pane", "-p", "-t", self.name],
                               capture_output=True, text=True)
         return done.stdout
 
@@ -54,21 +64,21 @@ class Terminal:
 
     def send(self, *keys: str) -> None:
         for key in keys:
-            subprocess.run([TMUX, "send-keys", "-t", self.name, key], check=True)
+            subprocess.run([*SERVER, "send-keys", "-t", self.name, key], check=True)
             time.sleep(0.05)
 
     def type(self, text: str) -> None:
-        subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run([*SERVER, "send-keys", "-t", self.name, "-l", text], check=True)
 
     def app_pid(self) -> int:
         """The command's process (the child of the pane's shell)."""
-        shell = subprocess.run([TMUX, "display-message", "-p", "-t", self.name, "#{pane_pid}"],
+        shell = subprocess.run([*SERVER, "display-message", "-p", "-t", self.name, "#{pane_pid}"],
                                capture_output=True, text=True, check=True).stdout.strip()
         found = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True, check=True)
         return int(found.stdout.split()[0])
 
     def close(self) -> None:
-        subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*SERVER, "kill-session", "-t", self.name], capture_output=True)
 
 
 @pytest.fixture
