@@ -1,5 +1,6 @@
 """What a search's big Python dicts really hold, for memory budgets that must not be overrun;
-and the process's resident size, for a count that may still fall short.
+and the resident size of a process (for a count that may still fall short) or of a process
+with all its children (for the benchmark's peak).
 
 A fixed cost per entry misses how CPython grows a dict: its hash table doubles when
 two thirds full, and while it copies, the old table and the new one (twice the size)
@@ -42,3 +43,21 @@ def resident_bytes() -> int:
             return int(statm.read().split()[1]) * PAGE_BYTES
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def tree_resident_bytes(pid: int) -> int:
+    """What process `pid` and all its descendants hold resident now (0 where /proc cannot
+    tell it). A forked child's pages still shared with its parent count in both."""
+    total = 0
+    waiting = [pid]
+    while waiting:
+        pid = waiting.pop()
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as statm:
+                total += int(statm.read().split()[1]) * PAGE_BYTES
+            for thread in os.listdir(f"/proc/{pid}/task"):  # (a child is listed under the thread that forked it)
+                with open(f"/proc/{pid}/task/{thread}/children", "rb") as children:
+                    waiting.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):
+            continue  # (it ended meanwhile)
+    return total
