@@ -87,6 +87,11 @@ class BenchSummary:
         times = self._times()
         return times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
 
+    @property
+    def most_bytes(self) -> int:
+        """The highest level's peak: what a run needs in all."""
+        return max((row.peak_bytes for row in self.rows), default=0)
+
     def _times(self) -> list[float]:
         """The levels' times, sorted (not the unreadable ones': nothing was run)."""
         return sorted(row.seconds for row in self.rows if row.status != "unreadable")
@@ -163,7 +168,8 @@ def format_summary(summary: BenchSummary) -> str:
         mismatches += f", {summary.unreadable} unreadable"
     return (
         f"{summary.metric}: {summary.solved}/{len(summary.rows)} proven optimal{mismatches};"
-        f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s"
+        f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s;"
+        f" memory at most {summary.most_bytes / 2**20:,.0f} MiB"
     )
 
 

@@ -585,6 +585,7 @@ def test_a_bench_row_with_only_its_pushes_proven_says_so():
     proven = BenchRow(1, "1", "optimal", 33, 8, 8, 0.01, 23 << 20, at_least=None)
     summary = BenchSummary("pushes", (proven, counted, short))
     assert "1/3 proven optimal, 1 more with only the pushes proven;" in format_summary(summary)
+    assert format_summary(summary).endswith("; memory at most 590 MiB")
 
 
 def test_the_push_search_counts_at_least_what_its_process_grew(monkeypatch):
