@@ -65,6 +65,7 @@ class LevelEntry:
     line: int = 1  # where the level starts in its file
     format: str = ""  # the format it was read from (contest answers depend on it)
     metadata: Mapping[str, str] = field(default_factory=dict)
+    solutions: tuple[str, ...] = ()  # plans saved with the level in its file, as move text (not checked)
 
     @property
     def key(self) -> str:

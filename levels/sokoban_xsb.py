@@ -27,8 +27,10 @@ Conventions the reader follows (collections differ, so it is lenient):
 - `Key:` with nothing after it, closed later by a `Key-End:` line, is a
   multi-line value (collections use `Comment:` ... `Comment-End:`).
 - Any other `Key: value` is kept in the entry's metadata.
-- A solution saved under a level (`Solution (moves 97, pushes 10)`, `Solution/Pushes`
-  or `Snapshot`, then lines of moves, up to a blank line) is skipped: it names nothing.
+- A solution saved under a level (`Solution (moves 97, pushes 10)`, `Solution/Pushes`,
+  then lines of LURD moves, which may be run-length encoded, up to a blank line or the
+  next label) is kept with it, unchecked; a `Snapshot` (moves part of the way) is
+  skipped. Neither names a level.
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ _HEADER = re.compile(r"^([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*)[ \t]*:(.*)$
 # A saved solution's label, as Sokoban programs write one under a level (`Solution (moves 97,
 # pushes 10)`, `Solution/Pushes`, `Snapshot 12/3`): it and the move lines after it name nothing.
 _SOLUTION = re.compile(r"^(?:solution|snapshot)s?(?:$|[\s(/\d])", re.IGNORECASE)
+_MOVES = re.compile(r"^(?:\d*[lurdLURD])+$")  # a line of a saved solution (digits: run lengths)
+_RUN = re.compile(r"(\d*)([lurdLURD])")
+_MOVES_PER_LINE = 70  # as written
+MAX_SOLUTION_MOVES = 1_000_000  # (a run length can spell a great many: memory stays bounded)
 _MAX_KEY = 40
 _BOARD = "#@+$*. -_"
 _OBJECTS = "#@+$*"
@@ -240,6 +246,7 @@ class _Found:
     before: _Notes
     after: _Notes = field(default_factory=_Notes)
     error: LevelFormatError | None = None  # the first fault in its grid lines
+    solutions: list[str | None] = field(default_factory=list)  # saved under it (None: not moves)
 
 
 @dataclass(frozen=True)
@@ -266,6 +273,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     trailing: _Found | None = None  # the level a comment line came right under
     previous = "blank"
     solution = False  # in a solution's lines (its label, then its moves, up to a blank line)
+    saving: list[str | None] | None = None  # the solutions that one goes into
     for line in _classify(text, source):
         if line.kind != "comment":
             if line.kind == "blank":
@@ -283,6 +291,14 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
         if grid is not None:
             last, grid = grid, None
         if line.kind == "text" and (solution or _SOLUTION.match(line.text)):
+            if _SOLUTION.match(line.text):  # a label: the level above gets a solution (a snapshot is not one)
+                snapshot = line.text.lower().startswith("snapshot")
+                saving = found[-1].solutions if found and not snapshot else None
+                if saving is not None:
+                    label, colon, moves = line.text.partition(":")
+                    saving.append(_more_moves("", moves) if colon else "")
+            elif saving is not None:
+                saving[-1] = _more_moves(saving[-1], line.text)
             solution = True
             previous = line.kind
             continue
@@ -320,6 +336,19 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     return XsbFile(pack, entries, unreadable)
 
 
+def _more_moves(moves: str | None, line: str) -> str | None:
+    """A saved solution's moves so far, and one more of its lines (run lengths spelled out);
+    None once a line is not moves, or they come to over MAX_SOLUTION_MOVES (the solution is
+    not one to keep)."""
+    line = "".join(line.split())
+    if moves is None or (line and not _MOVES.match(line)):
+        return None
+    runs = [(int(count or 1), move) for count, move in _RUN.findall(line)]
+    if len(moves) + sum(count for count, _ in runs) > MAX_SOLUTION_MOVES:
+        return None
+    return moves + "".join(move * count for count, move in runs)
+
+
 def _name_from_below(level: _Found | None, before: _Notes, previous: str, comment_lines: int) -> None:
     """A single comment line right under a level's grid, then a blank line (or the end),
     names that level (`; MINICOSMOS 01` after its level), not the next one."""
@@ -352,6 +381,7 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
         line=item.rows[0].line,
         format=FORMAT_NAME,
         metadata=metadata,
+        solutions=tuple(moves for moves in item.solutions if moves),
     )
 
 
@@ -396,8 +426,9 @@ def write_xsb(
 ) -> str:
     """XSB text for `entries`; `title`/`metadata` become the pack's leading header block.
 
-    Each level is written as its headers (Title, Par, metadata) then its grid,
-    levels separated by blank lines; `parse_xsb` reads it back unchanged.
+    Each level is written as its headers (Title, Par, metadata), its grid, then its
+    solutions (`Solution (moves N, pushes M)` over lines of moves), levels separated by
+    blank lines; `parse_xsb` reads it back unchanged.
     """
     out: list[str] = []
     pack = ({"Title": title} if title else {}) | dict(metadata or {})
@@ -413,4 +444,7 @@ def write_xsb(
         for key, value in entry.metadata.items():
             out.extend(_header(key, value))
         out.extend(xsb_rows(entry.level))
+        for moves in entry.solutions:
+            out.append(f"Solution (moves {len(moves)}, pushes {sum(move.isupper() for move in moves)})")
+            out.extend(moves[at:at + _MOVES_PER_LINE] for at in range(0, len(moves), _MOVES_PER_LINE))
     return "\n".join(out) + "\n"

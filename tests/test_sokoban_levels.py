@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.sokoban_xsb import MAX_SOLUTION_MOVES
 from fewest.solvers.solution import Solution, Status
 from tests import oracle
 from tests.sokoban_support import checked, flood, solve
@@ -108,6 +109,21 @@ def test_solutions_saved_under_a_level_name_nothing():
     )
     assert [e.title for e in L.read_xsb(text)] == ["Level 1", "Level 2", "", "Four", "Last"]
     assert [e.title for e in L.read_xsb(f"{room}Solution-free rooms\n")] == ["Solution-free rooms"]
+
+
+def test_solutions_saved_under_a_level_are_kept_with_it_as_written():
+    room = "####\n#@$.#\n####\n"
+    text = (
+        f"{room}Solution (moves 1, pushes 1):\nR\nSolution/Pushes\nl r\n2R\nSnapshot 1/0\nl\n\n"
+        f"{room}\nSolution 4/1\nlrR\n\n"  # (after a blank line: still the level above's)
+        f"{room}Solution\nR2\nSolution\nRX\nSolution\n\n"  # (not moves, or none: none kept)
+        f"{room}Solution\n{'2lr' * 300}R\n"
+    )
+    kept = [entry.solutions for entry in L.read_xsb(text)]
+    assert kept == [("R", "lrRR"), ("lrR",), (), ("llr" * 300 + "R",)]
+    too_many = L.read_xsb(f"{room}Solution\n{MAX_SOLUTION_MOVES}lR\n")  # (run lengths spell no more)
+    assert too_many[0].solutions == ()
+    assert L.read_xsb(f"Solution\nR\n\n{room}")[0].solutions == ()  # (above every level: nobody's)
 
 
 def test_leading_header_block_describes_the_pack():
@@ -278,6 +294,7 @@ def entries(draw) -> LevelEntry:
         title=draw(texts).strip(),  # (inner runs of spaces kept as written)
         par=draw(st.none() | st.integers(0, 999)),
         metadata=meta,
+        solutions=tuple(draw(st.lists(st.text("lurdLURD", min_size=1, max_size=150), max_size=2))),
     )
 
 
@@ -291,6 +308,7 @@ def test_write_then_read_is_identity(items, pack_title):
     for wrote, read in zip(items, parsed.entries):
         assert read.level == wrote.level
         assert (read.title, read.par, dict(read.metadata)) == (wrote.title, wrote.par, dict(wrote.metadata))
+        assert read.solutions == wrote.solutions
     assert L.write_xsb(parsed.entries, title=pack_title) == text
 
 

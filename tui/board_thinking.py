@@ -321,17 +321,18 @@ class Thinking:
         return entry.key, len(solution.moves), solution.moves
 
     def _recall_plans(self) -> None:
-        """Put into the book the shortest plans known from an earlier visit, so that a hint
-        or solve there needs no search (on the hardest levels, a minute's): from the start,
-        the one the solver proved with the par, else the player's own best if it is as
-        short; from where a resumed game stands, the one kept with it. A plan that no
-        longer solves the level (in `par` moves, from the start) is passed over."""
+        """Put into the book the shortest plans known from an earlier visit or the level's
+        file, so that a hint or solve there needs no search (on the hardest levels, a
+        minute's): from the start, the one the solver proved with the par, else the
+        player's own best or a solution saved in the file if it is as short; from where a
+        resumed game stands, the one kept with it. A plan that no longer solves the level
+        (in `par` moves, from the start) is passed over."""
         entry = self.entry
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
         par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
         start = self.game.rules.initial_state(self.game.level)
-        for text in (record.par_plan, record.best_plan) if par is not None else ():
+        for text in (record.par_plan, record.best_plan, *entry.solutions) if par is not None else ():
             plan = self._solving_plan(text, start)
             if plan is not None and len(plan) == par:
                 self.book.learn(start, plan)
