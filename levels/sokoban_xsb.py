@@ -295,7 +295,7 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
                 snapshot = line.text.lower().startswith("snapshot")
                 saving = found[-1].solutions if found and not snapshot else None
                 if saving is not None:
-                    label, colon, moves = line.text.partition(":")
+                    _, colon, moves = line.text.partition(":")  # (`Solution (moves 4): lurR`)
                     saving.append(_more_moves("", moves) if colon else "")
             elif saving is not None:
                 saving[-1] = _more_moves(saving[-1], line.text)

@@ -593,7 +593,7 @@ async def test_a_best_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_pa
 
 
 @pytest.mark.parametrize("bundled", [True, False])
-async def test_a_solution_saved_in_the_level_s_file_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled):
+async def test_a_solution_saved_with_the_level_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled):
     entry = find_pack("sokoban_learning").entries[1]  # "Get behind it", par 2
     if not bundled:
         entry = read_text("Par: 2\n" + "\n".join(xsb_rows(entry.level)), "mine.xsb")[0]

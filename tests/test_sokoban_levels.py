@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fewest.engine import sokoban as S
+from fewest.engine.base import parse_plan, replay
 from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.sokoban_xsb import MAX_SOLUTION_MOVES
@@ -456,6 +457,16 @@ GRIGR_QUICK = {
     "sokoban_grigr2002.xsb": [4],
     "sokoban_grigrspecial.xsb": [22, 27, 30, 31, 32, 35, 36, 40],
 }
+
+
+@pytest.mark.parametrize("name", sorted(PACK_SIZES))
+def test_every_bundled_level_with_a_par_carries_a_plan_of_that_length(name):
+    # (the solver's own plan from when its par was proven: a hint from the start needs no search)
+    for entry in L.read_xsb(PACKS.joinpath(name).read_text(encoding="utf-8")):
+        assert len(entry.solutions) == bool(entry.par), entry.title  # (par 0: solved as it starts)
+        for text in entry.solutions:
+            plan = parse_plan(S, text)
+            assert S.is_solved(entry.level, replay(S, entry.level, plan)) and len(plan) == entry.par, entry.title
 
 
 @pytest.mark.parametrize("name", sorted(GRIGR_QUICK))
