@@ -570,36 +570,23 @@ async def test_a_kept_plan_serves_only_if_it_solves_the_level_in_par_moves(tmp_p
             assert slow.calls == 0
 
 
+@pytest.mark.parametrize("source", ["best", "file"])
 @pytest.mark.parametrize("bundled", [True, False])
-async def test_a_best_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled):
-    # A bundled pack's par is proven; a user's file may state any par, so a best of its
-    # length proves nothing until the solver has proven the par itself.
+async def test_a_plan_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled, source):
+    # A bundled pack's par is proven; a user's file may state any par, so a plan of its
+    # length (the player's best, or a solution saved in the file) proves nothing until the
+    # solver has proven the par itself.
     entry = find_pack("sokoban_learning").entries[1]  # "Get behind it", par 2
     if not bundled:
         entry = read_text("Par: 2\n" + "\n".join(xsb_rows(entry.level)), "mine.xsb")[0]
     plan = shortest_plan(sokoban, entry.level)
     assert len(plan) == entry.par
-    ProgressStore(str(tmp_path)).record_solve(
-        entry.key, len(plan), sokoban.tally(plan).pushes, assisted=False, plan=format_plan(sokoban, plan))
-    slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
-    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("h")
-        if bundled:
-            assert _message(app).startswith(f"{len(plan)} moves")
-            await pilot.pause(0.1)
-        await wait_for(pilot, lambda: slow.calls == (0 if bundled else 1))
-
-
-@pytest.mark.parametrize("bundled", [True, False])
-async def test_a_solution_saved_with_the_level_serves_where_the_par_is_trusted(tmp_path, monkeypatch, bundled):
-    entry = find_pack("sokoban_learning").entries[1]  # "Get behind it", par 2
-    if not bundled:
-        entry = read_text("Par: 2\n" + "\n".join(xsb_rows(entry.level)), "mine.xsb")[0]
-    plan = shortest_plan(sokoban, entry.level)
-    assert len(plan) == entry.par
-    entry = dataclasses.replace(entry, solutions=("U" * 5, format_plan(sokoban, plan)))  # (the first does not solve it)
+    if source == "best":
+        entry = dataclasses.replace(entry, solutions=())  # (the pack's own would serve)
+        ProgressStore(str(tmp_path)).record_solve(
+            entry.key, len(plan), sokoban.tally(plan).pushes, assisted=False, plan=format_plan(sokoban, plan))
+    else:
+        entry = dataclasses.replace(entry, solutions=("U" * 5, format_plan(sokoban, plan)))  # (the first fails)
     slow = SlowSolver()
     monkeypatch.setattr(solver_worker.api, "solve", slow)
     app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
