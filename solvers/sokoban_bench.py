@@ -2,10 +2,10 @@
 
 Each level is solved in its own forked process, so its peak memory is its own
 (the most that process and its children held at once) and a runaway search
-cannot take the runner down; the time and memory limits go in as the search's Budget, all of
-it for the proof (no best-effort plan is looked for after it runs out). A CSV
-of proven counts (columns level, min_pushes, min_moves, pushes_in_min_moves,
-as in Microban's table) can be given to check every answer.
+cannot take the runner down; the time and memory limits go in as the search's
+Budget, all of it for the proof (no best-effort plan is looked for after it
+runs out). A CSV of proven counts (columns level, min_pushes, min_moves,
+pushes_in_min_moves, as in Microban's table) can be given to check every answer.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from fewest.solvers.held_bytes import tree_resident_bytes
 
 GRACE = 10.0  # seconds past the budget before a silent child is killed
 # How often the runner adds up what the level's processes hold. Adding each process's own
-# peak instead counts twice what the search lends a child and takes back (Sasquatch #46
-# under pushes: 1,472 MiB for the search after the pull table's child was done, 596 for
-# that child, so 2,068 MiB added; at most 1,472 at once, sampled every 50 ms).
+# peak instead counts twice what the search lends a child and takes back: Sasquatch #46
+# under pushes peaks in the search after the pull table's child (596 MiB) is done, at
+# 1,437 MiB at once, where the two peaks added came to 2,087.
 SAMPLE_SECONDS = 0.01
 
 
