@@ -260,6 +260,19 @@ def test_check_lists_levels(capsys):
     assert "4 rotation levels" in out and "1 traffic level" in out and "par 51" in out
 
 
+def test_check_replays_the_solutions_saved_with_a_level(capsys, tmp_path):
+    path = tmp_path / "saved.xsb"
+    path.write_text("Par: 3\n######\n#@ $.#\n######\nSolution\nrR\nSolution\nrRR\nSolution\nr\n"
+                    "\nPar: 2\n######\n#@ $.#\n######\nSolution\nrR\n")
+    code, out, _ = run(capsys, "check", str(path))
+    first, second = out.splitlines()[1:]
+    assert code == 0  # (the level reads: a solution it carries is the author's to mend)
+    assert ", par 3, solution 2 moves (under the par: the par is wrong)," in first
+    assert ", a saved solution breaks off at its move 3 (move R: " in first
+    assert ", a saved solution of 1 move leaves it unsolved  " in first
+    assert second.endswith(", par 2, solution 2 moves  Level 2")
+
+
 def test_check_reports_errors_and_exits_2(capsys):
     code, out, _ = run(capsys, "check", os.path.join(DATA, "sokoban_bad.in"), os.path.join(DATA, "shift_4.in"))
     assert code == 2

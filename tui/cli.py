@@ -198,11 +198,11 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _described(entry: "LevelEntry") -> str:
-    """A level's line in `check`: size and contents, par, title."""
-    from fewest.tui.level_summary import describe
+    """A level's line in `check`: size and contents, par, saved solutions, title."""
+    from fewest.tui.level_summary import describe, saved_solutions
 
     par = f", par {entry.par}" if entry.par is not None else ""
-    return f"{describe(entry.level)}{par}  {entry.display_title()}"
+    return f"{describe(entry.level)}{par}{saved_solutions(entry)}  {entry.display_title()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,3 +40,31 @@ def describe(level: Any) -> str:
     if family == "password":
         return f"{level.rows}x{level.cols} password"
     return family
+
+
+def saved_solutions(entry: Any) -> str:
+    """What `check` says of the solutions saved with a level (`, solution 97 moves`), each
+    replayed: one that breaks the rules or stops short of solved says so, with where, and
+    one shorter than the file's par shows that par wrong."""
+    from fewest.engine.base import parse_plan
+    from fewest.engine.registry import rules_for
+
+    rules, level = rules_for(entry.family), entry.level
+    notes = []
+    for text in entry.solutions:
+        state, done = rules.initial_state(level), 0
+        try:
+            plan = parse_plan(rules, text)
+            for move in plan:
+                state = rules.apply(level, state, move)
+                done += 1
+        except ValueError as exc:  # (a move that does not read, or the rules forbid)
+            notes.append(f", a saved solution breaks off at its move {done + 1} ({exc})")
+            continue
+        if not rules.is_solved(level, state):
+            notes.append(f", a saved solution of {counted(len(plan), 'move', 'moves')} leaves it unsolved")
+        elif entry.par is not None and len(plan) < entry.par:
+            notes.append(f", solution {counted(len(plan), 'move', 'moves')} (under the par: the par is wrong)")
+        else:
+            notes.append(f", solution {counted(len(plan), 'move', 'moves')}")
+    return "".join(notes)
