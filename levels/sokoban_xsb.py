@@ -290,8 +290,9 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
             continue
         if grid is not None:
             last, grid = grid, None
-        if line.kind == "text" and (solution or _SOLUTION.match(line.text)):
-            if _SOLUTION.match(line.text):  # a label: the level above gets a solution (a snapshot is not one)
+        label = line.kind == "text" and _SOLUTION.match(line.text)
+        if line.kind == "text" and (solution or label):
+            if label:  # the level above gets a solution (a snapshot is not one)
                 snapshot = line.text.lower().startswith("snapshot")
                 saving = found[-1].solutions if found and not snapshot else None
                 if saving is not None:

@@ -51,12 +51,12 @@ def tree_resident_bytes(pid: int) -> int:
     total = 0
     waiting = [pid]
     while waiting:
-        pid = waiting.pop()
+        process = waiting.pop()
         try:
-            with open(f"/proc/{pid}/statm", "rb") as statm:
+            with open(f"/proc/{process}/statm", "rb") as statm:
                 total += int(statm.read().split()[1]) * PAGE_BYTES
-            for thread in os.listdir(f"/proc/{pid}/task"):  # (a child is listed under the thread that forked it)
-                with open(f"/proc/{pid}/task/{thread}/children", "rb") as children:
+            for thread in os.listdir(f"/proc/{process}/task"):  # (a child is listed under the thread that forked it)
+                with open(f"/proc/{process}/task/{thread}/children", "rb") as children:
                     waiting.extend(int(child) for child in children.read().split())
         except (OSError, ValueError, IndexError):
             continue  # (it ended meanwhile)

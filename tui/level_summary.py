@@ -61,10 +61,11 @@ def saved_solutions(entry: Any) -> str:
         except ValueError as exc:  # (a move that does not read, or the rules forbid)
             notes.append(f", a saved solution breaks off at its move {done + 1} ({exc})")
             continue
+        length = counted(len(plan), "move", "moves")
         if not rules.is_solved(level, state):
-            notes.append(f", a saved solution of {counted(len(plan), 'move', 'moves')} leaves it unsolved")
+            notes.append(f", a saved solution of {length} leaves it unsolved")
         elif entry.par is not None and len(plan) < entry.par:
-            notes.append(f", solution {counted(len(plan), 'move', 'moves')} (under the par: the par is wrong)")
+            notes.append(f", solution {length} (under the par: the par is wrong)")
         else:
-            notes.append(f", solution {counted(len(plan), 'move', 'moves')}")
+            notes.append(f", solution {length}")
     return "".join(notes)
