@@ -28,7 +28,7 @@ Conventions the reader follows (collections differ, so it is lenient):
   multi-line value (collections use `Comment:` ... `Comment-End:`).
 - Any other `Key: value` is kept in the entry's metadata.
 - A solution saved under a level (`Solution (moves 97, pushes 10)`, `Solution/Pushes`,
-  then lines of LURD moves, which may be run-length encoded, up to a blank line or the
+  `Solution:`, then lines of LURD moves, which may be run-length encoded, up to a blank line or the
   next label) is kept with it, unchecked; a `Snapshot` (moves part of the way) is
   skipped. Neither names a level.
 """
@@ -290,13 +290,16 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
             continue
         if grid is not None:
             last, grid = grid, None
-        label = line.kind == "text" and _SOLUTION.match(line.text)
-        if line.kind == "text" and (solution or label):
+        # (a label may read as a header too: `Solution: lurR`, `Solution:` over the moves)
+        header = line.kind == "header"
+        label = (header or line.kind == "text") and _SOLUTION.match(line.key if header else line.text)
+        if label or (solution and line.kind == "text"):
             if label:  # the level above gets a solution (a snapshot is not one)
-                snapshot = line.text.lower().startswith("snapshot")
+                snapshot = label.group().lower().startswith("snapshot")
                 saving = found[-1].solutions if found and not snapshot else None
                 if saving is not None:
-                    _, colon, moves = line.text.partition(":")  # (`Solution (moves 4): lurR`)
+                    # (moves may follow on the label's line: `Solution (moves 4): lurR`)
+                    colon, moves = (":", line.text) if header else line.text.partition(":")[1:]
                     saving.append(_more_moves("", moves) if colon else "")
             elif saving is not None:
                 saving[-1] = _more_moves(saving[-1], line.text)

@@ -127,6 +127,15 @@ def test_solutions_saved_under_a_level_are_kept_with_it_as_written():
     assert L.read_xsb(f"Solution\nR\n\n{room}")[0].solutions == ()  # (above every level: nobody's)
 
 
+def test_a_solution_label_written_as_a_header_is_a_solution_not_metadata_or_a_title():
+    room = "####\n#@$.#\n####\n"
+    text = f"{room}Solution:\nR\n\n{room}Solution: 1R\nSnapshot: l\n\n{room}solutions: lr\nR\n\nLast\n{room}"
+    read = L.read_xsb(text)
+    assert [(e.title, e.metadata, e.solutions) for e in read] == [
+        ("", {}, ("R",)), ("", {}, ("R",)), ("", {}, ("lrR",)), ("Last", {}, ()),
+    ]
+
+
 def test_leading_header_block_describes_the_pack():
     parsed = L.parse_xsb("; c\nTitle: The pack\nAuthor: Me\n\nTitle: A\n####\n#@$.#\n####\n")
     assert parsed.metadata == {"Title": "The pack", "Author": "Me"}
