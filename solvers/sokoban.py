@@ -109,7 +109,10 @@ def solve(
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
     board = compile_board(level)
-    tables = build_tables(board)
+    try:
+        tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
+    except Stopped as stop:
+        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
     boxes = board.mask(state.boxes) & board.floor  # sealed boxes on sealed goals never move
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):

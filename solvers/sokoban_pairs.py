@@ -18,29 +18,30 @@ stands is a deadlock: its answer is UNREACHABLE.
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
 from itertools import combinations
 
+from fewest.solvers.board_cache import Check, cached_per_board, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 from fewest.solvers.sokoban_regions import Regions, where
 from fewest.solvers.sokoban_tables import UNREACHABLE
 
 MAX_FLOOR = 200  # larger boards skip the pair table (its build grows with floor^2)
+CHECK_EVERY = 1024  # positions taken from the queue between two calls of the build's check
 
 
 class PairBound:
     """Exact pushes for every single box and every pair of boxes alone on the board."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, check: Check = no_check) -> None:
         self.size = board.size
         self._board = board
         self._regions = Regions(board)
         # Answers: pushes, or, where the player's side matters, ((region mask, pushes), ...).
         # Singles per cell in a list (UNREACHABLE off the floor and on dead squares); pairs
         # by low cell * size + high cell (absent: the pair can never be solved).
-        singles = self._answers(1)
+        singles = self._answers(1, check)
         self._by_cell = [singles.get(cell, UNREACHABLE) for cell in range(self.size)]
-        self.pairs = self._answers(2)
+        self.pairs = self._answers(2, check)
         self._partners_of = self._partners(singles)
         del self._regions  # only needed while building
 
@@ -106,7 +107,7 @@ class PairBound:
                 partners[high] |= 1 << low
         return partners
 
-    def _answers(self, count: int) -> dict:
+    def _answers(self, count: int, check: Check) -> dict:
         """Backward BFS over (boxes, player's region) from every `count` goals."""
         board = self._board
         floor, steps = board.floor, board.steps
@@ -117,7 +118,11 @@ class PairBound:
             for region in self._regions.masks(mask):
                 distance[mask, region] = 0
                 queue.append((mask, region))
+        taken = 0
         while queue:
+            taken += 1
+            if taken % CHECK_EVERY == 0:
+                check()
             state = queue.popleft()
             mask, region = state
             pushes = distance[state] + 1
@@ -147,9 +152,11 @@ def _most(value) -> int:
     return value if value.__class__ is int else max(pushes for _, pushes in value)
 
 
-@lru_cache(maxsize=16)
-def pair_bound(board: Board) -> PairBound | None:
-    """The pair table of a board (cached), or None when the board is too large for one."""
+@cached_per_board(16)
+def pair_bound(board: Board, *, check: Check = no_check) -> PairBound | None:
+    """The pair table of a board (cached), or None when the board is too large for one.
+    `check` is called now and then and may raise to stop the build (a big board's takes
+    a quarter of a second)."""
     if bin(board.floor).count("1") > MAX_FLOOR or bin(board.goals).count("1") < 2:
         return None
-    return PairBound(board)
+    return PairBound(board, check)

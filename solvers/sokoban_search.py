@@ -165,7 +165,7 @@ def _search(
     # Under pushes it too would only order ties: XSokoban #38's proof took 1.36M
     # expansions with it, 1.40M without, each ~5% dearer (Microban #123: 51,335 in 5.3 s
     # against 5.1 s).
-    walk_bound = WalkBound(board, tables.live) if walk_first else None
+    walk_bound = WalkBound(board, tables.live, control.check) if walk_first else None
     tunnels = Tunnels(board)
     lift = (MAJOR + 1) * weight  # what one push left adds to f
     shift = board.size.bit_length()
@@ -181,7 +181,7 @@ def _search(
     probe = CorralProbe(board.size)
     partners = probe.partners
     symmetry = board_symmetry(board)
-    pairs = pair_bound(board)
+    pairs = pair_bound(board, check=control.check)
     lazy = [pairs.bound] if pairs is not None else []
     paired = len(lazy)
     room_due = ROOM_AFTER  # expansions before the room tables are built (small searches skip them)

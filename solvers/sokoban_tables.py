@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
-from functools import lru_cache
-
+from fewest.solvers.board_cache import Check, cached_per_board, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 
 UNREACHABLE = 1_000_000  # "no way there": larger than any real push count, still an int
+CHECK_CELLS = 256  # cells looked at between two calls of a build's check (a board has up to 10,000)
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,10 +38,11 @@ class Tables:
     dead: int  # floor cells from which none is: dead squares (mask)
 
 
-@lru_cache(maxsize=16)
-def build_tables(board: Board) -> Tables:
-    """Push distances and dead squares (cached per board)."""
-    return _tables(board)
+@cached_per_board(16)
+def build_tables(board: Board, *, check: Check = no_check) -> Tables:
+    """Push distances and dead squares (cached per board). `check` is called now and then
+    and may raise to stop the build: on the largest boards it takes seconds."""
+    return _tables(board, check)
 
 
 def with_walls(tables: Tables, walls: int) -> Tables:
@@ -50,13 +51,18 @@ def with_walls(tables: Tables, walls: int) -> Tables:
     return _tables(replace(board, floor=board.floor & ~walls, goals=board.goals & ~walls))
 
 
-def _tables(board: Board) -> Tables:
-    sides = sides_of(board)
-    per_goal = [pull_distances(board, sides, goal) for goal in cells_of(board.goals)]
+def _tables(board: Board, check: Check = no_check) -> Tables:
+    sides = sides_of(board, check)
+    per_goal = []
+    for goal in cells_of(board.goals):
+        check()
+        per_goal.append(pull_distances(board, sides, goal))
     rows: list = [None] * board.size
     sided: list = [None] * board.size
     live = 0
-    for cell in cells_of(board.floor):
+    for count, cell in enumerate(cells_of(board.floor)):
+        if count % CHECK_CELLS == 0:
+            check()
         by_label = {
             label: tuple(distances.get((cell, label), UNREACHABLE) for distances in per_goal)
             for label in set(sides[cell]) - {-1}
@@ -85,13 +91,15 @@ def side_row(tables: Tables, box: int, player: int) -> tuple:
     return tables.rows[box]  # the player cannot reach the box at all: the best side still bounds
 
 
-def sides_of(board: Board) -> list:
+def sides_of(board: Board, check: Check = no_check) -> list:
     """sides[cell][d]: which walking region the neighbour in direction d lies in
     while a box stands on `cell` (-1: no floor there); neighbours with the same
     label (the lowest direction index among them) are connected around the box."""
     floor, steps = board.floor, board.steps
     sides: list = [None] * board.size
-    for cell in cells_of(floor):
+    for count, cell in enumerate(cells_of(floor)):
+        if count % CHECK_CELLS == 0:
+            check()
         around = floor & ~(1 << cell)
         labels = [-1, -1, -1, -1]
         for d, step in enumerate(steps):
