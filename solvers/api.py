@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from fewest.engine.game import Game
-from fewest.solvers.control import Budget, Control, Progress
+from fewest.solvers.control import Budget, Control, Progress, Stopped
 from fewest.solvers.registry import solver_for
 from fewest.solvers.solution import Solution
 
@@ -70,8 +70,18 @@ def hint(
     )
 
 
-def warm_up(family: str, level: Any) -> None:
-    """Build whatever tables make later hints instant (no-op for families without any)."""
+def warm_up(family: str, level: Any, should_stop: Callable[[], bool] | None = None) -> None:
+    """Build whatever tables make later hints instant (no-op for families without any);
+    it gives up, soon after, once `should_stop` says so (the player left the level)."""
     module = solver_for(family)
-    if hasattr(module, "warm_up"):
-        module.warm_up(level)
+    if not hasattr(module, "warm_up"):
+        return
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Stopped("cancelled")
+
+    try:
+        module.warm_up(level, check)
+    except Stopped:
+        pass  # (a build stopped part way is not kept: the next solve builds it)

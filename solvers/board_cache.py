@@ -13,13 +13,10 @@ from contextlib import suppress
 from functools import wraps
 from typing import Any, Callable, TypeVar
 
+from fewest.solvers.control import Check, no_check
+
 Built = TypeVar("Built")
-Check = Callable[[], None]
 _MISSING = object()
-
-
-def no_check() -> None:
-    """The check of a build nobody stops."""
 
 
 def cached_per_board(most: int) -> Callable[[Callable[..., Built]], Callable[..., Built]]:

@@ -40,6 +40,13 @@ class Stopped(Exception):
         self.reason = reason  # "time", "nodes", "memory" or "cancelled"
 
 
+Check = Callable[[], None]  # called now and then by a long build; raises Stopped to end it
+
+
+def no_check() -> None:
+    """The check of a build nobody stops."""
+
+
 class Control:
     CHECK_EVERY = 512
 

@@ -25,7 +25,7 @@ import random
 
 from fewest.engine import password as rules
 from fewest.engine.password import Level, Move, State
-from fewest.solvers.control import Control, Stopped
+from fewest.solvers.control import Check, Control, Stopped, no_check
 from fewest.solvers.password_astar import OrderProblem, astar_order
 from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp, prepare, value_type
 from fewest.solvers.password_tour import Tour, tour_of
@@ -84,7 +84,7 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
     return Solution(Status.OPTIMAL, moves, _stats(control))
 
 
-def warm_up(level: Level) -> None:
+def warm_up(level: Level, check: Check = no_check) -> None:
     """Build the Held-Karp subset tables for every count of wrong cells a position of this level
     can have (any cell may hold a wrong figure mid-game), and its scratch arrays, so no hint pays for them.
 
@@ -92,6 +92,7 @@ def warm_up(level: Level) -> None:
     """
     dtype = value_type(tour_of(level, rules.initial_state(level)))
     for n in range(1, min(level.cells, WARM_UP_CELLS) + 1):
+        check()
         prepare(n, dtype)
 
 

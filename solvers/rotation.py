@@ -24,7 +24,7 @@ import random
 from fewest.engine import rotation as rules
 from fewest.engine.base import replay
 from fewest.engine.rotation import CENTRE, DIGITS, MOVES, Level, State
-from fewest.solvers.control import Control, Stopped
+from fewest.solvers.control import Check, Control, Stopped, no_check
 from fewest.solvers.rotation_distances import DistanceTable, shared_table
 from fewest.solvers.rotation_masks import GOAL_CELLS, image, rank
 from fewest.solvers.search import RulesProblem, idastar
@@ -82,14 +82,14 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
     return Solution(Status.OPTIMAL, moves, _stats(control), {"digit": digit})
 
 
-def warm_up(level: Level | None = None) -> None:
+def warm_up(level: Level | None = None, check: Check = no_check) -> None:
     """Load (or build once and cache) the tables of the level's digit counts (8/8/8 without a
     level), so every later hint is a lookup: moves never change the counts."""
     if level is None:
         counts = [GOAL_CELLS]
     else:
         counts = [m.bit_count() for m in digit_masks(rules.initial_state(level)).values()]
-    shared_table().require(counts)
+    shared_table().require(counts, check)
 
 
 def centre_heuristic(state: State) -> int:

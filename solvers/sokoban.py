@@ -37,7 +37,7 @@ from typing import Callable, Iterator
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
 from fewest.engine.sokoban import Level, Move, State
-from fewest.solvers.control import Control, Progress, Stopped
+from fewest.solvers.control import Check, Control, Progress, Stopped, no_check
 from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
@@ -515,12 +515,13 @@ def _ranked(tally: Counters, metric: str) -> tuple[int, int]:
     return (tally.pushes, tally.moves) if metric == "pushes" else (tally.moves, tally.pushes)
 
 
-def warm_up(level: Level) -> None:
-    """Build the level's geometry, push-distance, pair and room tables (kept for later solves)."""
+def warm_up(level: Level, check: Check = no_check) -> None:
+    """Build the level's geometry, push-distance, pair and room tables (kept for later
+    solves; on XSokoban's largest levels, seconds). `check` may raise Stopped to stop."""
     board = compile_board(level)
-    tables = build_tables(board)
-    pair_bound(board)
-    room_bounds(board, tables.live, bin(board.goals).count("1"))
+    tables = build_tables(board, check=check)
+    pair_bound(board, check=check)
+    room_bounds(board, tables.live, bin(board.goals).count("1"), check)
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:

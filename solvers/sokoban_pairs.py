@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections import deque
 from itertools import combinations
 
-from fewest.solvers.board_cache import Check, cached_per_board, no_check
+from fewest.solvers.board_cache import cached_per_board
+from fewest.solvers.control import Check, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 from fewest.solvers.sokoban_regions import Regions, where
 from fewest.solvers.sokoban_tables import UNREACHABLE

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
-from fewest.solvers.board_cache import Check, cached_per_board, no_check
+from fewest.solvers.board_cache import cached_per_board
+from fewest.solvers.control import Check, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 
 UNREACHABLE = 1_000_000  # "no way there": larger than any real push count, still an int

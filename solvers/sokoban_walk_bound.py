@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from fewest.solvers.board_cache import Check, no_check
+from fewest.solvers.control import Check, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from fewest.engine import traffic as rules
 from fewest.engine.traffic import CLEAR_ROW, EXIT, Level, Move, State, level_from_rows
-from fewest.solvers.control import Budget, Control, Stopped
+from fewest.solvers.control import Budget, Check, Control, Stopped, no_check
 from fewest.solvers.search import RulesProblem, bfs
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.traffic_random import random_level
@@ -106,13 +106,13 @@ def search(
     return found
 
 
-def warm_up(level: Level) -> None:
+def warm_up(level: Level, check: Check = no_check) -> None:
     """Build the table of the level's start cluster (bounded: see WARM_UP_SECONDS). A cluster
     too large for a table is left at once: searching on would only take a core from the
-    player's own hints and solves."""
+    player's own hints and solves. `check` may raise Stopped to stop sooner."""
     try:
-        search(level, rules.initial_state(level), Control(Budget(seconds=WARM_UP_SECONDS)), None,
-               table_only=True)
+        control = Control(Budget(seconds=WARM_UP_SECONDS), should_stop=lambda: check() or False)
+        search(level, rules.initial_state(level), control, None, table_only=True)
     except Stopped:
         pass
 

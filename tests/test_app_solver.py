@@ -89,6 +89,26 @@ async def test_a_big_node_count_stays_short_enough_to_read(tmp_path, monkeypatch
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
 
 
+async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
+    stopped = []
+
+    def warm_up(family, level, should_stop=None):  # (a big board's tables: seconds)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not should_stop():
+            time.sleep(0.002)
+        stopped.append(should_stop())
+
+    monkeypatch.setattr(api, "warm_up", warm_up)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.pause(0.05)
+        await pilot.press("escape")
+        assert app.screen is not screen
+        await wait_for(pilot, lambda: bool(stopped), timeout=2)
+        assert stopped == [True]
+
+
 @asynccontextmanager
 async def thinking_on_a_hint(tmp_path, monkeypatch, family: str):
     """An app on `family`'s first test level, a hint's (fake) search running: (app, pilot, solver)."""

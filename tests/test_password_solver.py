@@ -209,3 +209,11 @@ def test_baseline_bench_cases_and_warm_up():
     for name, level, state in cases[:4]:
         assert solver.baseline(level, state, Control()).length == solve("password", level, state).length
     warm_up("password", cases[-1][1])
+
+
+def test_a_warm_up_asked_to_stop_prepares_nothing(monkeypatch):
+    prepared = []
+    monkeypatch.setattr(solver, "prepare", lambda n, dtype: prepared.append(n))
+    level = solver.bench_cases(quick=True)[-1][1]
+    warm_up("password", level, should_stop=lambda: len(prepared) >= 2)
+    assert prepared == [1, 2]

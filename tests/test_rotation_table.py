@@ -120,6 +120,11 @@ def test_only_the_counts_a_board_needs_are_built(fresh_shared):
     assert cached_counts(fresh_shared) == [8, 9, 10] == distances.shared_table().loaded()
 
 
+def test_a_warm_up_asked_to_stop_keeps_no_table(fresh_shared):
+    api.warm_up("rotation", None, should_stop=lambda: True)
+    assert cached_counts(fresh_shared) == [] and distances.shared_table().loaded() == []
+
+
 def test_cancel_while_building_is_honest(fresh_shared):
     stopped = api.solve("rotation", BOARD, should_stop=lambda: True)
     assert stopped.status is Status.CANCELLED and stopped.moves == ()

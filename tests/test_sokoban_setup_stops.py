@@ -8,7 +8,7 @@ import random
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers import Budget, Control, Status
+from fewest.solvers import Budget, Control, Status, api
 from fewest.solvers import sokoban as solver
 from fewest.solvers import sokoban_tables
 from fewest.solvers.control import Stopped
@@ -129,3 +129,11 @@ def test_the_cache_keeps_the_latest_builds_by_their_key_alone():
     with pytest.raises(Stopped):
         build(4, check=stop)
     assert build(4) == [4] and builds == [1, 2, 3, 2, 4]
+
+
+def test_a_warm_up_asked_to_stop_builds_nothing_then_builds_all(pulls):
+    lvl = open_room(40, 30, seed=7)
+    api.warm_up("sokoban", lvl, should_stop=lambda: True)
+    assert pulls == []
+    api.warm_up("sokoban", lvl, should_stop=lambda: False)
+    assert len(pulls) == 30

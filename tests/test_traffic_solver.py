@@ -224,3 +224,11 @@ def test_get_out_pack_pars_are_proven_by_the_solver():
 def test_unknown_metric_is_refused():
     with pytest.raises(ValueError):
         solver.solve(SAMPLE[0].level, T.initial_state(SAMPLE[0].level), Control(), "pushes")
+
+
+def test_a_warm_up_asked_to_stop_builds_no_table():
+    entry = next(e for e in SAMPLE if e.par == 51)
+    asked = []
+    solver._cache.clear()
+    warm_up("traffic", entry.level, should_stop=lambda: asked.append(1) or True)
+    assert asked and solver._cached_table(entry.level, T.initial_state(entry.level)) is None

@@ -308,7 +308,7 @@ class Thinking:
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:
         """Warm the solver's tables, then (cheaply, if possible) learn the par."""
         worker = get_current_worker()
-        api.warm_up(entry.family, entry.level)
+        api.warm_up(entry.family, entry.level, should_stop=lambda: worker.is_cancelled)
         if not need_par or worker.is_cancelled or not self.app.learn_par:
             return None
         solution = api.solve(entry.family, entry.level, budget=PAR_BUDGET,
