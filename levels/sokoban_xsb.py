@@ -28,9 +28,9 @@ Conventions the reader follows (collections differ, so it is lenient):
   multi-line value (collections use `Comment:` ... `Comment-End:`).
 - Any other `Key: value` is kept in the entry's metadata.
 - A solution saved under a level (`Solution (moves 97, pushes 10)`, `Solution/Pushes`,
-  `Solution:`, then lines of LURD moves, which may be run-length encoded, up to a blank line or the
-  next label) is kept with it, unchecked; a `Snapshot` (moves part of the way) is
-  skipped. Neither names a level.
+  `Solution:`, then lines of LURD moves, which may be run-length encoded, up to a blank
+  line or the next label) is kept with it, unchecked; a `Snapshot` (moves part of the
+  way) is skipped. Neither names a level.
 """
 
 from __future__ import annotations

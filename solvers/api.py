@@ -84,4 +84,4 @@ def warm_up(family: str, level: Any, should_stop: Callable[[], bool] | None = No
     try:
         module.warm_up(level, check)
     except Stopped:
-        pass  # (a build stopped part way is not kept: the next solve builds it)
+        pass  # (the next solve builds what is missing)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, replace
+
 from fewest.solvers.board_cache import cached_per_board
 from fewest.solvers.control import Check, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
