@@ -90,9 +90,10 @@ async def test_a_big_node_count_stays_short_enough_to_read(tmp_path, monkeypatch
 
 
 async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
-    stopped = []
+    started, stopped = [], []
 
     def warm_up(family, level, should_stop=None):  # (a big board's tables: seconds)
+        started.append(1)
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and not should_stop():
             time.sleep(0.002)
@@ -102,7 +103,7 @@ async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: bool(started), timeout=2)
         await pilot.press("escape")
         assert app.screen is not screen
         await wait_for(pilot, lambda: bool(stopped), timeout=2)
