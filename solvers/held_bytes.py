@@ -38,8 +38,13 @@ def int_bytes(number: int) -> int:
 
 def resident_bytes() -> int:
     """This process's resident size now (0 where /proc cannot tell it)."""
+    return _resident("self")
+
+
+def _resident(process: int | str) -> int:
+    """A process's resident size now, from its /proc statm (0 where it cannot be read)."""
     try:
-        with open("/proc/self/statm", "rb") as statm:
+        with open(f"/proc/{process}/statm", "rb") as statm:
             return int(statm.read().split()[1]) * PAGE_BYTES
     except (OSError, ValueError, IndexError):
         return 0
@@ -52,9 +57,8 @@ def tree_resident_bytes(pid: int) -> int:
     waiting = [pid]
     while waiting:
         process = waiting.pop()
+        total += _resident(process)
         try:
-            with open(f"/proc/{process}/statm", "rb") as statm:
-                total += int(statm.read().split()[1]) * PAGE_BYTES
             for thread in os.listdir(f"/proc/{process}/task"):  # (a child is listed under the thread that forked it)
                 with open(f"/proc/{process}/task/{thread}/children", "rb") as children:
                     waiting.extend(int(child) for child in children.read().split())
