@@ -41,8 +41,9 @@ import threading
 import time
 from itertools import combinations
 from math import comb
-from typing import Callable, Iterable
+from typing import Iterable
 
+from fewest.solvers.control import Check, no_check
 from fewest.solvers.sokoban_board import Board, cells_of
 from fewest.solvers.sokoban_regions import Regions, where
 from fewest.solvers.sokoban_tables import UNREACHABLE, pull_distances, sides_of
@@ -143,7 +144,7 @@ class _RoomSearch:
     def __len__(self) -> int:
         return len(self._distance)
 
-    def grow(self, check: Callable, most: int = MAX_STATES) -> bool:
+    def grow(self, check: Check, most: int = MAX_STATES) -> bool:
         """Search on until every position is found (True) or `most` are (False); raises
         _TooLarge past MAX_STATES. `check` is called now and then, before a state is
         taken: when it raises to stop the build, the search is whole and can go on later."""
@@ -202,7 +203,7 @@ class _TooLarge(Exception):
     """The room has more positions than its table may hold."""
 
 
-def find_rooms(board: Board, check: Callable = lambda: None) -> list[tuple[int, int]]:
+def find_rooms(board: Board, check: Check = no_check) -> list[tuple[int, int]]:
     """(door cells, room) as masks: the smallest room that holds every goal behind one
     doorway, then the smallest behind two, where there are such rooms (not all the floor).
     (The smallest room of all would often be a tight ring of cells around the goals,
@@ -222,7 +223,7 @@ def find_rooms(board: Board, check: Callable = lambda: None) -> list[tuple[int, 
     return [room for room in (one, two) if room is not None]
 
 
-def _smallest(board: Board, candidates: Iterable[int], check: Callable) -> tuple[int, int] | None:
+def _smallest(board: Board, candidates: Iterable[int], check: Check) -> tuple[int, int] | None:
     """The smallest room behind the cells of one candidate (mask): (doors, room)."""
     floor, goals = board.floor, board.goals
     best = None
@@ -252,7 +253,7 @@ _growing = threading.Lock()
 WAIT = 0.01
 
 
-def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambda: None) -> list[RoomBound]:
+def room_bounds(board: Board, live: int, box_count: int, check: Check = no_check) -> list[RoomBound]:
     """The room bounds of a board (remembered): none when it has no such room or the
     rooms are too large for a table. `check` may raise to stop a long build."""
     while True:
@@ -264,7 +265,7 @@ def room_bounds(board: Board, live: int, box_count: int, check: Callable = lambd
 
 
 def room_bounds_within(
-    board: Board, live: int, box_count: int, most: int, check: Callable = lambda: None
+    board: Board, live: int, box_count: int, most: int, check: Check = no_check
 ) -> tuple[list[RoomBound], bool]:
     """The room bounds whose tables are done within `most` positions each (at most
     MAX_STATES), and whether a larger `most` might give more. A search asks in step with
@@ -281,7 +282,7 @@ def room_bounds_within(
         _growing.release()
 
 
-def _grown(board: Board, live: int, box_count: int, most: int, check: Callable) -> tuple[list[RoomBound], bool]:
+def _grown(board: Board, live: int, box_count: int, most: int, check: Check) -> tuple[list[RoomBound], bool]:
     key = (board, live, box_count)
     built = _built.get(key)
     if built is None:
