@@ -401,13 +401,14 @@ def read_xsb_each(text: str, source: str = "<text>") -> Collection:
 
 
 def sniff_xsb(text: str) -> bool:
-    """Some line is a grid row with a wall in it, and the text is neither a fewest
-    pack nor a contest file (whose `#..` rows would look like XSB)."""
+    """Some line is a grid row with a wall or the player in it (a board copied from a
+    contest file has no walls), and the text is neither a fewest pack nor a contest
+    file (whose `#..` rows would look like XSB)."""
     if sniff_family(text) is not None or sniff_contest(text):
         return False
     for raw in text_lines(text):
         stripped = raw.strip()
-        if "#" in stripped and not stripped.startswith(";"):
+        if ("#" in stripped or "@" in stripped or "+" in stripped) and not stripped.startswith(";"):
             try:
                 if _decode(raw.rstrip(), 1, "") is not None:
                     return True

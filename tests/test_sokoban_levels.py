@@ -12,6 +12,7 @@ from fewest.engine import sokoban as S
 from fewest.engine.base import parse_plan, replay
 from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.files import read_text, write_entries
 from fewest.levels.sokoban_xsb import MAX_SOLUTION_MOVES
 from fewest.solvers.solution import Solution, Status
 from tests import oracle
@@ -327,6 +328,14 @@ def test_written_rows_keep_width_and_height_of_open_grids():
     rows = L.write_xsb([LevelEntry("sokoban", level)]).splitlines()
     assert rows == ["----", " $@", "."]
     assert L.read_xsb("\n".join(rows))[0].level == level
+
+
+def test_a_board_without_walls_written_out_is_read_back_as_xsb():
+    """A contest board needs no walls; its XSB has none, and is known by the player."""
+    level = L.read_contest((RULEBOOK / "sokoban_12.in").read_text())[0].level
+    text = write_entries([LevelEntry("sokoban", level)])
+    assert "#" not in text
+    assert [e.level for e in read_text(text, "no extension")] == [level]
 
 
 # ----- fuzzing: bad text raises LevelFormatError and nothing else ----------------
