@@ -83,7 +83,10 @@ def sniff_contest(text: str) -> bool:
 def resembles_contest(text: str) -> bool:
     """Loose: some line before `0` has at least half a board's worth of numbers, and three
     in four of all the words there are whole numbers (a board with a number missing, out
-    of range or mistyped, commas between them, a stray word after the `0`)."""
+    of range or mistyped, commas between them, a stray word after the `0`); or the text
+    opens with the `0` (no boards at all, which only this format can say)."""
+    if next((line.strip() for line in text_lines(text) if line.strip()), None) == END:
+        return True
     rows = [re.split(r"[\s,;]+", line.strip()) for _, line in _board_lines(text)]
     words = [t for tokens in rows for t in tokens if t]
     numbers = sum(1 for t in words if t.isascii() and t.isdigit())
@@ -97,8 +100,9 @@ def read_contest(text: str, source: str = "<text>") -> list[LevelEntry]:
         entries.append(
             LevelEntry(NAME, level, index=len(entries) + 1, source=source, line=number, format=CONTEST)
         )
-    if not entries:
-        raise LevelFormatError("no boards before the terminating 0", source, 1)
+    if not entries:  # (at the `0`, if there is one)
+        zero = next((n for n, line in enumerate(text_lines(text), 1) if line.strip() == END), 1)
+        raise LevelFormatError("no boards before the terminating 0", source, zero)
     return entries
 
 

@@ -94,6 +94,13 @@ def test_contest_errors_are_located(text, line, column, words):
     assert words in error.message
 
 
+@pytest.mark.parametrize("text, line", [("0\n", 1), ("\n  0  \n", 2)])
+def test_a_file_ending_before_any_board_is_known_and_says_so(text, line):
+    with pytest.raises(LevelFormatError) as info:
+        read_text(text, "empty.in")
+    assert (info.value.line, info.value.message) == (line, "no boards before the terminating 0")
+
+
 def solution(plan, digit):
     moves = tuple(MOVES["ABCDEFGH".index(ch)] for ch in plan)
     return Solution(Status.OPTIMAL, moves, extra={"digit": digit})
