@@ -515,6 +515,56 @@ def test_the_plan_book_keeps_proven_plans_over_plans_not_proven():
     assert book.known(start).status is Status.OPTIMAL
 
 
+ROOM = "######\n#    #\n#    #\n#@$ .#\n#    #\n######\n"  # 2 moves at best: RR
+DETOUR = "RdrUruulDldR"  # a solution, not the shortest: the box up a row and back down
+
+
+@pytest.mark.parametrize("search, expected", [
+    (Solution(Status.BUDGET, at_least=2), "saved"),  # ran out, no plan: the known solution's rest
+    (Solution(Status.FOUND, tuple(parse_plan(sokoban, "RR")), at_least=2), "searched"),  # shorter
+    (Solution(Status.FOUND, tuple(parse_plan(sokoban, "urrddlUluRRurD")), at_least=2), "saved"),  # longer
+    (Solution(Status.OPTIMAL, tuple(parse_plan(sokoban, "RR"))), "searched"),
+])
+def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeypatch, search, expected):
+    level = read_text(ROOM, "room.xsb")[0].level
+    start = sokoban.initial_state(level)
+    saved = tuple(parse_plan(sokoban, DETOUR))
+    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: search)
+    # (the faked search's plans are from the start; with none, also from a position on the way)
+    for moves_in in (0, 3) if search.moves == () else (0,):
+        book = PlanBook(sokoban, level)
+        book.learn_saved(start, saved, "the level file's solution")
+        here = replay(sokoban, level, saved[:moves_in])
+        answer = analyse("sokoban", level, here, [], book, lambda: False)
+        if expected == "saved":
+            assert answer.plan == saved[moves_in:] and answer.status is Status.FOUND
+            assert (answer.at_least, answer.origin) == (2, "the level file's solution")
+            assert book.known(here).plan == saved[moves_in:]  # (asked again: no new search)
+        else:
+            assert answer.plan == search.moves and answer.status is search.status and answer.origin is None
+        assert sokoban.is_solved(level, replay(sokoban, level, answer.plan, here))
+
+
+@pytest.mark.parametrize("whose", ["the level file's solution", "your best solution"])
+async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_path, monkeypatch, whose):
+    monkeypatch.setattr(solver_worker.api, "solve",
+                        lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
+    entry = read_text(f"{ROOM}Solution: {DETOUR}\n", "room.xsb")[0]
+    if whose == "your best solution":
+        entry = dataclasses.replace(entry, solutions=())
+        ProgressStore(str(tmp_path)).record_solve(entry.key, 12, 4, assisted=False, plan=DETOUR)
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(app).startswith(
+            f"12 moves (4 pushes) to solve from here (not proven shortest; at least 2; {whose}).")
+        await pilot.press("S")
+        await wait_for(pilot, lambda: screen.game.is_solved(), timeout=10)
+        assert [str(m) for m in screen.game.line_moves] == list(DETOUR)
+
+
 async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatch):
     async with thinking_on_a_hint(tmp_path, monkeypatch, "sokoban") as (app, pilot, slow):
         screen = board_screen(app)

@@ -180,7 +180,8 @@ class Thinking:
         unproven = ""
         if analysis.status is not Status.OPTIMAL:
             bound = "" if analysis.at_least is None else f"; at least {analysis.at_least}"
-            unproven = f" (not proven shortest{bound})"
+            whose = "" if analysis.origin is None else f"; {analysis.origin}"
+            unproven = f" (not proven shortest{bound}{whose})"
         return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
 
     def _dead_text(self, analysis: Analysis) -> str:
@@ -326,7 +327,9 @@ class Thinking:
         minute's): from the start, the one the solver proved with the par, else the
         player's own best or a solution saved in the file if it is as short; from where a
         resumed game stands, the one kept with it. A plan that no longer solves the level
-        (in `par` moves, from the start) is passed over."""
+        (in `par` moves, from the start) is passed over. The player's best and the file's
+        solutions, whatever their length, are kept aside for positions on their way where
+        a search finds no plan as short."""
         entry = self.entry
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
@@ -337,6 +340,12 @@ class Thinking:
             if plan is not None and len(plan) == par:
                 self.book.learn(start, plan)
                 break
+        for texts, origin in (((record.best_plan,), "your best solution"),
+                              (entry.solutions, "the level file's solution")):
+            for text in texts:
+                plan = self._solving_plan(text, start)
+                if plan is not None:
+                    self.book.learn_saved(start, plan, origin)
         plan = self._solving_plan(self._resumed_plan, self.game.state)
         if plan is not None:
             self.book.learn(self.game.state, plan)

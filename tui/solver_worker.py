@@ -29,13 +29,16 @@ PAR_BUDGET = Budget(seconds=3.0, memory_bytes=500_000_000)
 
 class PlanBook:
     """Remaining plans by state, for one level: proven-optimal ones, and apart from them
-    plans not proven shortest with the lower bound the proof reached."""
+    plans not proven shortest with the lower bound the proof reached; and, kept aside, the
+    solutions known to work (a level file's, the player's best) for where a search finds
+    no plan as short."""
 
     def __init__(self, rules: Any, level: Any) -> None:
         self.rules = rules
         self.level = level
         self._plans: dict[Any, tuple] = {}
         self._found: dict[Any, tuple[tuple, int | None]] = {}  # state -> (plan, at least)
+        self._saved: dict[Any, tuple[tuple, str]] = {}  # state -> (rest of a solution, whose)
 
     def get(self, state: Any) -> tuple | None:
         """The proven-optimal plan from `state`, if known."""
@@ -80,6 +83,19 @@ class PlanBook:
             least = None if at_least is None or at_least - i <= 0 else at_least - i
             self._found[state] = (moves[i:], least)
 
+    def learn_saved(self, state: Any, moves: Sequence[Any], origin: str) -> None:
+        """Keep a solution known to solve the level from `state` and every tail of it, the
+        shortest at each position; `origin` says whose it is ("the level file's solution")."""
+        moves = tuple(moves)
+        for i, state in self._tails(state, moves):
+            held = self._saved.get(state)
+            if held is None or len(held[0]) > len(moves) - i:
+                self._saved[state] = (moves[i:], origin)
+
+    def saved(self, state: Any) -> tuple[tuple, str] | None:
+        """The rest of a known solution from `state`, and whose it is; None if none passes."""
+        return self._saved.get(state)
+
     def _tails(self, state: Any, moves: tuple) -> Iterator[tuple[int, Any]]:
         """(i, the state after the first i moves), for i = 0 .. len(moves); the next state
         is made only when asked for."""
@@ -103,6 +119,7 @@ class Analysis:
     reason: str | None = None  # why the search stopped short ("time", "memory", ...)
     last: Any = None  # the move played just before `state`, which the plan was chosen after
     to_go: int | None = None  # what the plan adds to the move counter, after `last`
+    origin: str | None = None  # whose plan, when it is a known solution's rest, not the solver's
 
     @property
     def moves_to_go(self) -> int:
@@ -196,6 +213,12 @@ def analyse(
                 return Analysis(position, tuple(solution.moves))
             if solution.status is not Status.UNSOLVABLE:
                 plan = tuple(solution.moves) if solution.solved else None
+                saved = book.saved(position)
+                if saved is not None and (plan is None or len(saved[0]) < len(plan)):
+                    # (the proof ran out and found no shorter way: a solution known to work)
+                    book.learn_found(position, saved[0], solution.at_least)
+                    return Analysis(position, saved[0], Status.FOUND, at_least=solution.at_least,
+                                    reason=solution.stats.reason, origin=saved[1])
                 return Analysis(position, plan, solution.status, at_least=solution.at_least,
                                 reason=solution.stats.reason)
         back, told = undo_distance(family, level, earlier, book, should_stop, on_progress, budget)
