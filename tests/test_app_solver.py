@@ -565,6 +565,24 @@ async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_pat
         assert [str(m) for m in screen.game.line_moves] == list(DETOUR)
 
 
+async def test_a_level_solved_by_hand_serves_its_rest_after_undos_where_the_search_runs_out(tmp_path, monkeypatch):
+    from fewest.tui.solved_screen import SolvedScreen
+
+    monkeypatch.setattr(solver_worker.api, "solve",
+                        lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
+    app = app_on_text(tmp_path, ROOM, "room.xsb")
+    keys = {"l": "left", "r": "right", "u": "up", "d": "down"}
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press(*(keys[move.lower()] for move in DETOUR))
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        await pilot.press("escape")  # stay on the solved board
+        await pilot.press(*["u"] * 9, "h")
+        await idle(pilot)
+        assert _message(app).startswith(
+            "9 moves (3 pushes) to solve from here (not proven shortest; at least 2; your best solution).")
+
+
 async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatch):
     async with thinking_on_a_hint(tmp_path, monkeypatch, "sokoban") as (app, pilot, slow):
         screen = board_screen(app)

@@ -444,6 +444,8 @@ class BoardScreen(Thinking, Screen[int]):
         new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted,
                                            format_plan(game.rules, game.line_moves))
         self.store.drop_game(entry.key, finished=True)
+        if new_best:  # (as the book has it from the visit's start: for a hint after undos)
+            self.book.learn_saved(game.start, game.line_moves, "your best solution")
         facts = SolvedFacts(
             moves=counters.moves,
             pushes=counters.pushes if entry.family == "sokoban" else None,
