@@ -524,6 +524,7 @@ DETOUR = "RdrUruulDldR"  # a solution, not the shortest: the box up a row and ba
     (Solution(Status.FOUND, tuple(parse_plan(sokoban, "RR")), at_least=2), "searched"),  # shorter
     (Solution(Status.FOUND, tuple(parse_plan(sokoban, "urrddlUluRRurD")), at_least=2), "saved"),  # longer
     (Solution(Status.OPTIMAL, tuple(parse_plan(sokoban, "RR"))), "searched"),
+    (Solution(Status.CANCELLED), "searched"),  # (the player stopped it: asked again, it searches)
 ])
 def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeypatch, search, expected):
     level = read_text(ROOM, "room.xsb")[0].level
@@ -541,8 +542,12 @@ def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeyp
             assert (answer.at_least, answer.origin) == (2, "the level file's solution")
             assert book.known(here).plan == saved[moves_in:]  # (asked again: no new search)
         else:
-            assert answer.plan == search.moves and answer.status is search.status and answer.origin is None
-        assert sokoban.is_solved(level, replay(sokoban, level, answer.plan, here))
+            assert answer.plan == (search.moves or None) and answer.status is search.status
+            assert answer.origin is None
+            known = book.known(here)  # (the search's plan, if it had one; never the saved one)
+            assert (() if known is None else known.plan) == search.moves
+        if answer.plan is not None:
+            assert sokoban.is_solved(level, replay(sokoban, level, answer.plan, here))
 
 
 @pytest.mark.parametrize("whose", ["the level file's solution", "your best solution"])

@@ -214,8 +214,10 @@ def analyse(
             if solution.status is not Status.UNSOLVABLE:
                 plan = tuple(solution.moves) if solution.solved else None
                 saved = book.saved(position)
-                if saved is not None and (plan is None or len(saved[0]) < len(plan)):
-                    # (the proof ran out and found no shorter way: a solution known to work)
+                if saved is not None and solution.status is not Status.CANCELLED and (
+                        plan is None or len(saved[0]) < len(plan)):
+                    # (the proof ran out and found no shorter way: a solution known to work;
+                    # not on a cancel, after which a hint asked again should search again)
                     book.learn_found(position, saved[0], solution.at_least)
                     return Analysis(position, saved[0], Status.FOUND, at_least=solution.at_least,
                                     reason=solution.stats.reason, origin=saved[1])
