@@ -477,14 +477,23 @@ GRIGR_QUICK = {
 }
 
 
+# Levels with no par that carry a plan the solver found, not proven shortest, which a hint
+# falls back on (a minute's hint found none on #9 and #15): #9 and #15 with 150 s a level,
+# 95% of it for the searches that look for any plan, #81 in a minute's solve.
+GRIGR_FOUND = {"sokoban_grigr2001.xsb": {9, 15, 81}}
+
+
 @pytest.mark.parametrize("name", sorted(PACK_SIZES))
 def test_every_bundled_level_with_a_par_carries_a_plan_of_that_length(name):
     # (the solver's own plan from when its par was proven: a hint from the start needs no search)
-    for entry in L.read_xsb(PACKS.joinpath(name).read_text(encoding="utf-8")):
-        assert len(entry.solutions) == bool(entry.par), entry.title  # (par 0: solved as it starts)
+    for number, entry in enumerate(L.read_xsb(PACKS.joinpath(name).read_text(encoding="utf-8")), 1):
+        found = number in GRIGR_FOUND.get(name, ())
+        assert len(entry.solutions) == (bool(entry.par) or found), entry.title  # (par 0: solved as it starts)
+        assert not (found and entry.par is not None), entry.title
         for text in entry.solutions:
             plan = parse_plan(S, text)
-            assert S.is_solved(entry.level, replay(S, entry.level, plan)) and len(plan) == entry.par, entry.title
+            assert S.is_solved(entry.level, replay(S, entry.level, plan)), entry.title
+            assert found or len(plan) == entry.par, entry.title
 
 
 @pytest.mark.parametrize("name", sorted(GRIGR_QUICK))
