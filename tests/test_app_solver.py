@@ -550,10 +550,14 @@ def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeyp
             assert sokoban.is_solved(level, replay(sokoban, level, answer.plan, here))
 
 
-@pytest.mark.parametrize("whose", ["the level file's solution", "your best solution"])
+@pytest.mark.parametrize("whose", ["the level file's solution", "your best solution", "too long"])
 async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_path, monkeypatch, whose):
     monkeypatch.setattr(solver_worker.api, "solve",
                         lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
+    if whose == "too long":  # (a solution longer than that is not replayed as the level opens)
+        from fewest.tui import board_thinking
+
+        monkeypatch.setattr(board_thinking, "SAVED_MOST", len(DETOUR) - 1)
     entry = read_text(f"{ROOM}Solution: {DETOUR}\n", "room.xsb")[0]
     if whose == "your best solution":
         entry = dataclasses.replace(entry, solutions=())
@@ -563,6 +567,9 @@ async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_pat
         screen = board_screen(app)
         await pilot.press("h")
         await idle(pilot)
+        if whose == "too long":
+            assert _message(app).startswith("No plan found: the search ran out of time (at least 2")
+            return
         assert _message(app).startswith(
             f"12 moves (4 pushes) to solve from here (not proven shortest; at least 2; {whose}).")
         await pilot.press("S")

@@ -23,7 +23,8 @@ from fewest.solvers.control import Progress
 from fewest.solvers.solution import Status
 from fewest.tui.level_summary import short_count
 from fewest.tui.solver_worker import (
-    METER_BUDGET, PAR_BUDGET, Analysis, PlanBook, analyse, distance, from_book, undos_out_of_deadlock,
+    METER_BUDGET, PAR_BUDGET, SAVED_MOST, Analysis, PlanBook, analyse, distance, from_book,
+    undos_out_of_deadlock,
 )
 from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
 
@@ -343,6 +344,8 @@ class Thinking:
         for texts, origin in (((record.best_plan,), "your best solution"),
                               (entry.solutions, "the level file's solution")):
             for text in texts:
+                if text is None or len(text) > SAVED_MOST:  # (a letter a move at least)
+                    continue
                 plan = self._solving_plan(text, start)
                 if plan is not None:
                     self.book.learn_saved(start, plan, origin)

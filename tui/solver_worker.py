@@ -25,6 +25,10 @@ from fewest.tui.solve_command import default_memory_bytes
 HINT_BUDGET = Budget(seconds=60.0, memory_bytes=min(2 * 2**30, default_memory_bytes()))
 METER_BUDGET = Budget(seconds=2.0, memory_bytes=500_000_000)
 PAR_BUDGET = Budget(seconds=3.0, memory_bytes=500_000_000)
+# The longest known solution kept for hints (a file's may be longer: its reader takes up
+# to a million moves, which would take seconds to replay as the level opens). XSokoban's
+# longest are under 2,000.
+SAVED_MOST = 20_000
 
 
 class PlanBook:
@@ -38,7 +42,9 @@ class PlanBook:
         self.level = level
         self._plans: dict[Any, tuple] = {}
         self._found: dict[Any, tuple[tuple, int | None]] = {}  # state -> (plan, at least)
-        self._saved: dict[Any, tuple[tuple, str]] = {}  # state -> (rest of a solution, whose)
+        # state -> (a solution, how many of its moves lead there, whose): its rest is cut
+        # when asked for, as a copy per position would take memory as the square of its length
+        self._saved: dict[Any, tuple[tuple, int, str]] = {}
 
     def get(self, state: Any) -> tuple | None:
         """The proven-optimal plan from `state`, if known."""
@@ -89,12 +95,13 @@ class PlanBook:
         moves = tuple(moves)
         for i, state in self._tails(state, moves):
             held = self._saved.get(state)
-            if held is None or len(held[0]) > len(moves) - i:
-                self._saved[state] = (moves[i:], origin)
+            if held is None or len(held[0]) - held[1] > len(moves) - i:
+                self._saved[state] = (moves, i, origin)
 
     def saved(self, state: Any) -> tuple[tuple, str] | None:
         """The rest of a known solution from `state`, and whose it is; None if none passes."""
-        return self._saved.get(state)
+        held = self._saved.get(state)
+        return None if held is None else (held[0][held[1]:], held[2])
 
     def _tails(self, state: Any, moves: tuple) -> Iterator[tuple[int, Any]]:
         """(i, the state after the first i moves), for i = 0 .. len(moves); the next state
