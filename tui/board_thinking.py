@@ -9,6 +9,7 @@ A mixin of BoardScreen: it uses the screen's game, entry, book, store, board and
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Sequence
 
 from textual import work
@@ -336,8 +337,9 @@ class Thinking:
         # (a user's file may state a par the solver has not proven: not one to trust here)
         par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
         start = self.game.rules.initial_state(self.game.level)
+        solving = cache(lambda text: self._solving_plan(text, start))  # (each text replayed once)
         for text in (record.par_plan, record.best_plan, *entry.solutions) if par is not None else ():
-            plan = self._solving_plan(text, start)
+            plan = solving(text)
             if plan is not None and len(plan) == par:
                 self.book.learn(start, plan)
                 break
@@ -346,7 +348,7 @@ class Thinking:
             for text in texts:
                 if text is None or len(text) > SAVED_MOST:  # (a letter a move at least)
                     continue
-                plan = self._solving_plan(text, start)
+                plan = solving(text)
                 if plan is not None:
                     self.book.learn_saved(start, plan, origin)
         plan = self._solving_plan(self._resumed_plan, self.game.state)
