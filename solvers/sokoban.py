@@ -12,9 +12,10 @@ the pushes alone (PI-corral pruning, sokoban_corrals.py) gives a plan marked
 FOUND with its pushes proven fewest. With a time budget and a spare core it
 runs in a child process beside the first proof, from the time the pull table's
 child is done; otherwise it gets the rest of the budget. A FOUND plan (that
-one, or the weighted searches', or on a goal-room level the packing search's,
-sokoban_packing.py) has its pushes reordered between boxes for the fewest
-moves that order allows (sokoban_interleave.py).
+one, or the weighted searches', the search backwards' (sokoban_backward.py),
+or on a goal-room level the packing search's, sokoban_packing.py) has its
+pushes reordered between boxes for the fewest moves that order allows
+(sokoban_interleave.py).
 
 The push search runs over pushes (sokoban_search.py) on a padded bitboard
 (sokoban_board.py) with push-distance tables (sokoban_tables.py), a
@@ -42,6 +43,7 @@ from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.search import RulesProblem, astar
 from fewest.solvers.solution import Solution, Stats, Status, stopped_status
 from fewest.solvers.sokoban_apart import SearchApart
+from fewest.solvers.sokoban_backward import pulled_plan
 from fewest.solvers.sokoban_board import DIRECTIONS, Board, compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_meet import meet_search
@@ -61,6 +63,8 @@ BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under t
 # (#6 needs 3.3 s); the pushes alone after it still found #38, the one level it adds. With
 # the packing advisor, 30 levels at either share.
 PACKING_SHARE = 0.6
+BACKWARD_SHARE = 0.35  # of the best effort's budgets, for the search backwards (first)
+BACKWARD_WEIGHT = 3  # its factor on the matching
 # Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
 # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
 # (pushes, moves) never got past 336 in 1,050 s (5.1M expansions). The first proof keeps
@@ -377,11 +381,16 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     (Grigr2001, the 25 levels whose moves proof ran out in 10 s: 10 plans in 6 s each
     against 2). With a time budget and a spare core they run side by side, each on all of
     what is left; otherwise one after the other, on half of it each.
-    On a level with a goal room the packing search (sokoban_packing.py) comes in, on
+    Before them the search backwards (sokoban_backward.py), on BACKWARD_SHARE: pulling
+    boxes off the goals towards the start, it finds plans where the searches forwards fill
+    a goal room from the wrong end (XSokoban at 10 s a level: plans for 27 of 90 levels;
+    backwards alone, 12 in 5 s each, four of them new: #5, #6, #12 and #86 in 0.07-2.1 s;
+    Grigr 2001 #40 in 2.9 s, where 150 s of the others gave none).
+    On a level with a goal room the packing search (sokoban_packing.py) comes next, on
     PACKING_SHARE of what is left at most: weighted A* fills such a room from the door and
     walls it up (XSokoban #4, #9 and #51: no plan in 6 s; packed, in 0.07 s, 0.4 s and
-    0.08 s). Side by side it goes first in the child, the pushes alone after it there, so
-    the search under the metric keeps all of its time; one after the other it goes first.
+    0.08 s). Side by side both go first in the child, the pushes alone after them there, so
+    the search under the metric keeps all of its time; one after the other they go first.
     Each plan is reordered between boxes (sokoban_interleave.py) as soon as it is found, on
     what is left of that search's share: the searches after it mostly run until their time
     is up (a hint on XSokoban #4 came with the packing search's 1,091 moves as found, where
@@ -391,23 +400,20 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     greedy alone)."""
     if reason == "cancelled":
         return Solution(Status.CANCELLED, (), _stats(control, reason), at_least=_at_least(control))
-    packed = None  # (the packing search's plan, when it ran here)
-    weighted_from = 1 - BEST_EFFORT_SHARE  # (of the budgets)
+    early: list = []  # (the packing search's and the backward search's plans, when they ran here)
     orders = packing_orders(tables.board, boxes, player)
     try:
         if control.budget.seconds is not None and spare_core():
             found = _weighted_beside(tables, boxes, player, control, metric, orders)
         else:
-            if orders:
-                weighted_from = 1 - BEST_EFFORT_SHARE * (1 - PACKING_SHARE)
-                packed = _packed(tables, boxes, player, control, orders, weighted_from)
+            early, weighted_from = _first_plans(tables, boxes, player, control, orders, 1 - BEST_EFFORT_SHARE)
             found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
-        if why == "cancelled" or packed is None:
+        if why == "cancelled" or not early:
             return Solution(stopped_status(why), (), _stats(control, why), at_least=_at_least(control))
         found = None
-    plans = [plan for plan in (packed, None if found is None else found[0]) if plan is not None]
+    plans = early + ([] if found is None else [found[0]])
     if not plans:  # a weighted search went through every position: there is no plan
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     played = [step_plan(tables.board, boxes, player, plan) for plan in plans]  # (each reordered when found)
@@ -417,17 +423,40 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     )
 
 
-def _packed(
-    tables: Tables, boxes: int, player: int, control: Control, orders: dict, until: float
+def _first_plans(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict, start: float
+) -> tuple[list, float]:
+    """From `start` (of the budgets): the search backwards on BACKWARD_SHARE of what is
+    left, then the packing search (with `orders`) on PACKING_SHARE of what is left after
+    it. The plans they found and where they ended (of the budgets). Raises Stopped only
+    on a cancel."""
+
+    def backwards(*position: object) -> list | None:
+        return pulled_plan(*position, BACKWARD_WEIGHT)
+
+    def packed(*position: object) -> list | None:
+        return packed_search(*position, orders)
+
+    start += (1 - start) * BACKWARD_SHARE
+    plans = [_plan_within(backwards, tables, boxes, player, control, start, BACKWARD_SHARE)]
+    if orders:
+        start += (1 - start) * PACKING_SHARE
+        plans.append(_plan_within(packed, tables, boxes, player, control, start, PACKING_SHARE))
+    return [plan for plan in plans if plan is not None], start
+
+
+def _plan_within(
+    search: Callable, tables: Tables, boxes: int, player: int, control: Control, until: float, memory: float
 ) -> list | None:
-    """The packing search's plan, on the time and node budgets up to `until` and on
-    PACKING_SHARE of the memory (with a memory budget alone it would otherwise search
-    until all of it is full; None: it found none), reordered on what is left of them.
-    Raises Stopped only on a cancel."""
-    control.stored = 0  # the proof's table is gone
+    """The plan of `search` (called with the tables, boxes, player and control; None: it found
+    none), on the time and node budgets up to `until` and on `memory` of the memory budget
+    (with a memory budget alone it would otherwise search until all of it is full),
+    reordered on what is left of them. None too when it ran out. Raises Stopped only on a
+    cancel."""
+    control.stored = 0  # the last search's table is gone
     try:
-        with control.share(until, memory=PACKING_SHARE):
-            plan = packed_search(tables, boxes, player, control, orders)
+        with control.share(until, memory=memory):
+            plan = search(tables, boxes, player, control)
             return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, control)
     except Stopped as stop:
         if stop.reason == "cancelled":
@@ -469,7 +498,7 @@ def _weighted_beside(
     a word: the pushes alone come here)."""
     memory = control.budget.memory_bytes
     half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
-    apart = SearchApart(partial(_packed_then_pushes_alone, tables, boxes, player, orders=orders, metric=metric), half)
+    apart = SearchApart(partial(_plans_apart, tables, boxes, player, orders=orders, metric=metric), half)
     apart.start(max(0.0, control.budget.seconds - control.seconds))
     try:
         try:
@@ -488,26 +517,25 @@ def _weighted_beside(
     return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
 
 
-def _packed_then_pushes_alone(
+def _plans_apart(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict, metric: str
 ) -> tuple | None:
-    """The child's search beside the one under the metric: with `orders`, the packing
-    search on PACKING_SHARE of its budgets, then the weighted search of the pushes alone
-    on the rest, the better plan under `metric` kept. (pushes, cost) as push_search
-    answers (cost None: the packed plan)."""
-    packed = _packed(tables, boxes, player, control, orders, PACKING_SHARE) if orders else None
+    """The child's searches beside the one under the metric: the packing search (with
+    `orders`) and the search backwards (_first_plans), then the weighted search of the
+    pushes alone on the rest, the best plan under `metric` kept. (pushes, cost) as
+    push_search answers (cost None: a plan of the first two)."""
+    early, _ = _first_plans(tables, boxes, player, control, orders, 0.0)
     try:
         found = _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
     except Stopped as stop:
-        if packed is None or stop.reason == "cancelled":
+        if not early or stop.reason == "cancelled":
             raise
-        return packed, None
-    if packed is None:
-        return found
-    if found is None:  # (cannot be: the packed plan solves the level)
-        return packed, None
+        found = None
+    if found is None and not early:
+        return None
+    answers = ([] if found is None else [found]) + [(plan, None) for plan in early]
     board = tables.board
-    return min(found, (packed, None), key=lambda one: _ranked(step_plan(board, boxes, player, one[0])[1], metric))
+    return min(answers, key=lambda one: _ranked(step_plan(board, boxes, player, one[0])[1], metric))
 
 
 def _ranked(tally: Counters, metric: str) -> tuple[int, int]:

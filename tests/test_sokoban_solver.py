@@ -396,16 +396,25 @@ def recorded_searches(monkeypatch, stop: str | None = None, mark=None) -> list:
     return calls
 
 
+def backward_searches(monkeypatch, calls: list) -> None:
+    """Each search backwards the solver starts adds ("backwards", its budget) to `calls`, and
+    finds nothing at once (the searches after it are what a test looks at)."""
+    monkeypatch.setattr(solver, "pulled_plan", lambda *args: calls.append(("backwards", args[3].budget)))
+
+
 def test_when_the_weighted_search_runs_out_the_pushes_alone_still_offer_a_plan(monkeypatch):
-    # Microban #150, moves: the proof runs out, then the weighted search under moves (on half
-    # of what is left); the weighted search of the pushes alone, PI-corrals on, finds a plan.
+    # Microban #150, moves: the proof runs out, the search backwards finds nothing, then the
+    # weighted search under moves (on half of what is left); the weighted search of the
+    # pushes alone, PI-corrals on, finds a plan.
     calls = recorded_searches(monkeypatch)
+    backward_searches(monkeypatch, calls)
     lvl, row = microban(150)[149]
     solution = solve(lvl, "moves", nodes=20_000)
-    searched = [call[:3] for call in calls]
+    searched = [call[:-1] for call in calls]
     weight = solver.BEST_EFFORT_WEIGHT
-    assert searched == [("moves", 1, False), ("moves", weight, False), ("pushes", weight, True)]
-    assert [call[3].nodes for call in calls] == [18_000, 19_000, 20_000]
+    assert searched == [("moves", 1, False), ("backwards",), ("moves", weight, False), ("pushes", weight, True)]
+    backward_end = 18_000 + int(2_000 * solver.BACKWARD_SHARE)
+    assert [call[-1].nodes for call in calls] == [18_000, backward_end, (backward_end + 20_000) // 2, 20_000]
     assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
     moves = oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
     assert solution.extra["pushes"] == S.tally(solution.moves).pushes >= int(row["min_pushes"])
