@@ -385,12 +385,14 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     boxes off the goals towards the start, it finds plans where the searches forwards fill
     a goal room from the wrong end (XSokoban at 10 s a level: plans for 27 of 90 levels;
     backwards alone, 12 in 5 s each, four of them new: #5, #6, #12 and #86 in 0.07-2.1 s;
-    Grigr 2001 #40 in 2.9 s, where 150 s of the others gave none).
-    On a level with a goal room the packing search (sokoban_packing.py) comes next, on
+    Grigr 2001 #40 in 2.9 s, where 150 s of the others gave none). Side by side it goes
+    first here, before the search under the metric (which rarely finds a plan where the
+    pushes alone do not: its time is the cheaper to share); one after the other, first.
+    On a level with a goal room the packing search (sokoban_packing.py) comes in, on
     PACKING_SHARE of what is left at most: weighted A* fills such a room from the door and
     walls it up (XSokoban #4, #9 and #51: no plan in 6 s; packed, in 0.07 s, 0.4 s and
-    0.08 s). Side by side both go first in the child, the pushes alone after them there, so
-    the search under the metric keeps all of its time; one after the other they go first.
+    0.08 s). Side by side it goes first in the child, the pushes alone after it there;
+    one after the other it comes after the search backwards.
     Each plan is reordered between boxes (sokoban_interleave.py) as soon as it is found, on
     what is left of that search's share: the searches after it mostly run until their time
     is up (a hint on XSokoban #4 came with the packing search's 1,091 moves as found, where
@@ -404,9 +406,11 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     orders = packing_orders(tables.board, boxes, player)
     try:
         if control.budget.seconds is not None and spare_core():
-            found = _weighted_beside(tables, boxes, player, control, metric, orders)
+            found = _weighted_beside(tables, boxes, player, control, metric, orders, early)
         else:
-            early, weighted_from = _first_plans(tables, boxes, player, control, orders, 1 - BEST_EFFORT_SHARE)
+            backward, weighted_from = _backward_plan(tables, boxes, player, control, 1 - BEST_EFFORT_SHARE)
+            packed, weighted_from = _packed_plan(tables, boxes, player, control, orders, weighted_from)
+            early += [plan for plan in (backward, packed) if plan is not None]
             found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
@@ -423,26 +427,32 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     )
 
 
-def _first_plans(
-    tables: Tables, boxes: int, player: int, control: Control, orders: dict, start: float
-) -> tuple[list, float]:
-    """From `start` (of the budgets): the search backwards on BACKWARD_SHARE of what is
-    left, then the packing search (with `orders`) on PACKING_SHARE of what is left after
-    it. The plans they found and where they ended (of the budgets). Raises Stopped only
-    on a cancel."""
+def _backward_plan(
+    tables: Tables, boxes: int, player: int, control: Control, start: float
+) -> tuple[list | None, float]:
+    """From `start` (of the budgets), the search backwards on BACKWARD_SHARE of what is left:
+    its plan (None: none) and where it ended."""
 
     def backwards(*position: object) -> list | None:
         return pulled_plan(*position, BACKWARD_WEIGHT)
 
+    until = start + (1 - start) * BACKWARD_SHARE
+    return _plan_within(backwards, tables, boxes, player, control, until, BACKWARD_SHARE), until
+
+
+def _packed_plan(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict, start: float
+) -> tuple[list | None, float]:
+    """From `start` (of the budgets), the packing search (with `orders`; none without) on
+    PACKING_SHARE of what is left: its plan (None: none) and where it ended."""
+
     def packed(*position: object) -> list | None:
         return packed_search(*position, orders)
 
-    start += (1 - start) * BACKWARD_SHARE
-    plans = [_plan_within(backwards, tables, boxes, player, control, start, BACKWARD_SHARE)]
-    if orders:
-        start += (1 - start) * PACKING_SHARE
-        plans.append(_plan_within(packed, tables, boxes, player, control, start, PACKING_SHARE))
-    return [plan for plan in plans if plan is not None], start
+    if not orders:
+        return None, start
+    until = start + (1 - start) * PACKING_SHARE
+    return _plan_within(packed, tables, boxes, player, control, until, PACKING_SHARE), until
 
 
 def _plan_within(
@@ -490,17 +500,23 @@ def _weighted_in_turn(
 
 
 def _weighted_beside(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, orders: dict
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, orders: dict, early: list
 ) -> tuple | None:
     """The pushes alone in a child process (after the packing search, with `orders`),
-    under the metric here, each on what time is left and half the memory. This one's plan
-    comes first; else the child's. Raises Stopped when both run out (the child dead before
-    a word: the pushes alone come here)."""
+    under the metric here, each on what time is left and half the memory; here the search
+    backwards goes first (its plan, if any, is added to `early`). The search under the
+    metric's plan comes first; else the child's. Raises Stopped when both run out (the
+    child dead before a word: the pushes alone come here)."""
     memory = control.budget.memory_bytes
     half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
-    apart = SearchApart(partial(_plans_apart, tables, boxes, player, orders=orders, metric=metric), half)
+    apart = SearchApart(
+        partial(_packed_then_pushes_alone, tables, boxes, player, orders=orders, metric=metric), half
+    )
     apart.start(max(0.0, control.budget.seconds - control.seconds))
     try:
+        now = min(1.0, control.seconds / control.budget.seconds)  # (of the budgets)
+        backward, _ = _backward_plan(tables, boxes, player, control, now)
+        early += [] if backward is None else [backward]
         try:
             with control.share(1.0, memory=1 - BEST_EFFORT_FIRST_MEMORY):
                 return _weighted(tables, boxes, player, control, metric)
@@ -517,25 +533,26 @@ def _weighted_beside(
     return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
 
 
-def _plans_apart(
+def _packed_then_pushes_alone(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict, metric: str
 ) -> tuple | None:
-    """The child's searches beside the one under the metric: the packing search (with
-    `orders`) and the search backwards (_first_plans), then the weighted search of the
-    pushes alone on the rest, the best plan under `metric` kept. (pushes, cost) as
-    push_search answers (cost None: a plan of the first two)."""
-    early, _ = _first_plans(tables, boxes, player, control, orders, 0.0)
+    """The child's search beside the one under the metric: with `orders`, the packing
+    search on PACKING_SHARE of its budgets, then the weighted search of the pushes alone
+    on the rest, the better plan under `metric` kept. (pushes, cost) as push_search
+    answers (cost None: the packed plan)."""
+    packed, _ = _packed_plan(tables, boxes, player, control, orders, 0.0)
     try:
         found = _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
     except Stopped as stop:
-        if not early or stop.reason == "cancelled":
+        if packed is None or stop.reason == "cancelled":
             raise
-        found = None
-    if found is None and not early:
-        return None
-    answers = ([] if found is None else [found]) + [(plan, None) for plan in early]
+        return packed, None
+    if packed is None:
+        return found
+    if found is None:  # (cannot be: the packed plan solves the level)
+        return packed, None
     board = tables.board
-    return min(answers, key=lambda one: _ranked(step_plan(board, boxes, player, one[0])[1], metric))
+    return min(found, (packed, None), key=lambda one: _ranked(step_plan(board, boxes, player, one[0])[1], metric))
 
 
 def _ranked(tally: Counters, metric: str) -> tuple[int, int]:

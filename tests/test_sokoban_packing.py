@@ -261,7 +261,7 @@ def test_under_memory_alone_the_packing_search_leaves_room_for_the_weighted_sear
 
 
 def test_with_a_spare_core_the_packing_search_runs_in_the_child(monkeypatch, tmp_path):
-    # Side by side, the child searches (backwards, packing, then the pushes alone) while the
+    # Side by side, the child searches (packing first, then the pushes alone) while the
     # search under the metric keeps all of its time here; here everything else runs out.
     if not spare_core():
         pytest.skip("needs two cores")
@@ -281,16 +281,16 @@ def test_with_a_spare_core_the_packing_search_runs_in_the_child(monkeypatch, tmp
 
 
 def test_beside_the_child_keeps_the_better_of_its_two_plans(monkeypatch):
-    # The child of a search side by side: the search backwards, the packing search, then the
-    # pushes alone (whose plan for the dead end walks less than the packing search's without
-    # its advisor); it answers with the shortest plan.
+    # The child of a search side by side: the packing search, then the pushes alone (whose
+    # plan for the dead end walks less than the packing search's without its advisor); it
+    # answers with the shorter plan.
     monkeypatch.setattr(packing, "ADVISE", False)
     lvl = level(CORRIDOR)
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     orders = packing_orders(board, boxes, player)
     control = Control(Budget(nodes=50_000))
-    pushes, cost = solver._plans_apart(build_tables(board), boxes, player, control, orders, "moves")
+    pushes, cost = solver._packed_then_pushes_alone(build_tables(board), boxes, player, control, orders, "moves")
     moves, _ = solver.step_plan(board, boxes, player, pushes)
     assert cost is not None  # (the weighted search's answer, not the packed one)
     assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl))
