@@ -16,7 +16,7 @@ from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, microban, random_rooms, search_position
-from tests.test_sokoban_packing import stopped_proofs
+from tests.test_sokoban_packing import found_plan, stopped_proofs
 
 # XSokoban #5 ("screen.05", Thinking Rabbit; test data only). At 10 s the proof, the weighted
 # searches and the packing search give no plan; backwards, 167 pushes in a fraction of that.
@@ -116,11 +116,8 @@ def only_backwards(monkeypatch, mark=None) -> None:
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_when_nothing_else_finds_a_plan_the_search_backwards_does(metric, monkeypatch):
     only_backwards(monkeypatch)
-    lvl = level(XSOKOBAN_5)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), metric)
-    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
-    moves = oracle.replay_length(S, lvl, list(solution.moves))
-    assert solution.extra["pushes"] == S.tally(solution.moves).pushes and moves > solution.extra["pushes"]
+    moves, pushes = found_plan(level(XSOKOBAN_5), metric, 20_000)
+    assert moves > pushes
 
 
 def test_without_the_search_backwards_that_budget_gives_no_plan(monkeypatch):

@@ -171,14 +171,20 @@ def stopped_proofs(monkeypatch) -> None:
     monkeypatch.setattr(interleave, "MOST_ORDERS", 2_000)
 
 
+def found_plan(lvl: S.Level, metric: str, nodes: int) -> tuple[int, int]:
+    """The level solved from its start on `nodes`: a plan found, not proven (the proofs ran
+    out), replayed; its moves and pushes."""
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=nodes)), metric)
+    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
+    moves = oracle.replay_length(S, lvl, list(solution.moves))
+    assert solution.extra["pushes"] == S.tally(solution.moves).pushes
+    return moves, solution.extra["pushes"]
+
+
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_when_nothing_else_finds_a_plan_the_packing_search_does(metric, monkeypatch):
     stopped_proofs(monkeypatch)
-    lvl = level(XSOKOBAN_4)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=5_000)), metric)
-    assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
-    oracle.replay_length(S, lvl, list(solution.moves))
-    assert solution.extra["pushes"] == S.tally(solution.moves).pushes
+    found_plan(level(XSOKOBAN_4), metric, 5_000)
 
 
 def test_without_the_packing_search_that_budget_gives_no_plan(monkeypatch):
