@@ -3,10 +3,11 @@
 Forward, a greedy search tends to fill a goal room from the wrong end or park
 boxes where the rest can no longer pass, then searches every shuffle of what is
 left. Backward, the boxes are pulled off their goals (a room empties from its
-door) towards the start's box cells, and a pull never makes a box stuck the way a
-push into a corner does. The guide is a matching of boxes to start cells over a
-lone box's pushes from each start cell (the player's side counted, as in
-sokoban_tables.py), weighted as the forward searches' bound is.
+door) towards the start's box cells, and a pull seldom leaves a box where it can
+never move again. The guide is a matching of boxes to start cells over a lone
+box's pushes from each start cell (the player's side counted, as in
+sokoban_tables.py): f = pulls so far + weight x matching, the newest first on ties.
+What it finds and where it runs: sokoban.py's _best_effort.
 
 A node is the box set and the player's region (its lowest cell); the start is
 found when the boxes stand on the start's cells and the region holds the
