@@ -516,7 +516,8 @@ def _weighted_beside(
     try:
         now = min(1.0, control.seconds / control.budget.seconds)  # (of the budgets)
         backward, _ = _backward_plan(tables, boxes, player, control, now)
-        early += [] if backward is None else [backward]
+        if backward is not None:
+            early.append(backward)
         try:
             with control.share(1.0, memory=1 - BEST_EFFORT_FIRST_MEMORY):
                 return _weighted(tables, boxes, player, control, metric)

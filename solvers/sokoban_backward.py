@@ -49,13 +49,14 @@ def pulled_plan(tables: Tables, boxes: int, player: int, control: Control, weigh
 
 def _search(board: Board, start: int, player: int, control: Control, weight: int, big: list) -> list[Push] | None:
     floor, goals, steps = board.floor, board.goals, board.steps
-    sides = sides_of(board, control.check)
+    sides = sides_of(board, check=control.check)
     rows = _rows_to_starts(board, sides, start, control)
     reachable = pushable_to(board, start)
     shift = board.size.bit_length()
     order0 = tuple(cells_of(goals))
-    matching0 = tuple(array("i", values) for values in assign([rows[cell] for cell in order0]))
-    h0 = matching_cost([rows[cell] for cell in order0], matching0)
+    rows0 = [rows[cell] for cell in order0]
+    matching0 = tuple(array("i", values) for values in assign(rows0))
+    h0 = matching_cost(rows0, matching0)
     if h0 >= UNREACHABLE:
         return None
     table: dict = {}  # key -> (parent key, pull code: box's cell * 4 + direction) ; roots: (None, 0)
@@ -108,7 +109,7 @@ def _search(board: Board, start: int, player: int, control: Control, weight: int
     return None
 
 
-def _rows_to_starts(board: Board, sides: list, start: int, control: Control) -> dict[int, tuple]:
+def _rows_to_starts(board: Board, sides: tuple, start: int, control: Control) -> dict[int, tuple]:
     """Per floor cell, a lone box's fewest pushes from each start box cell to it (the
     player's side of the box counted, from any side at the start), UNREACHABLE where none."""
     per_start = []
@@ -118,7 +119,7 @@ def _rows_to_starts(board: Board, sides: list, start: int, control: Control) -> 
     return {cell: tuple(found.get(cell, UNREACHABLE) for found in per_start) for cell in cells_of(board.floor)}
 
 
-def _pushes_from(board: Board, sides: list, origin: int) -> dict[int, int]:
+def _pushes_from(board: Board, sides: tuple, origin: int) -> dict[int, int]:
     """A lone box's fewest pushes from `origin` to each cell it can reach (breadth-first over
     its cell and the player's side of it: sides[cell][d] labels the neighbour's region)."""
     floor, steps = board.floor, board.steps

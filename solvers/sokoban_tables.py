@@ -54,7 +54,7 @@ def with_walls(tables: Tables, walls: int) -> Tables:
 
 
 def _tables(board: Board, check: Check = no_check) -> Tables:
-    sides = sides_of(board, check)
+    sides = sides_of(board, check=check)
     per_goal = []
     for goal in cells_of(board.goals):
         check()
@@ -93,10 +93,13 @@ def side_row(tables: Tables, box: int, player: int) -> tuple:
     return tables.rows[box]  # the player cannot reach the box at all: the best side still bounds
 
 
-def sides_of(board: Board, check: Check = no_check) -> list:
+@cached_per_board(16)
+def sides_of(board: Board, *, check: Check = no_check) -> tuple:
     """sides[cell][d]: which walking region the neighbour in direction d lies in
     while a box stands on `cell` (-1: no floor there); neighbours with the same
-    label (the lowest direction index among them) are connected around the box."""
+    label (the lowest direction index among them) are connected around the box.
+    Cached per board: the push tables, the room bounds and the search backwards all
+    ask (on a 100 x 100 board, a second or more each)."""
     floor, steps = board.floor, board.steps
     sides: list = [None] * board.size
     for count, cell in enumerate(cells_of(floor)):
@@ -112,10 +115,10 @@ def sides_of(board: Board, check: Check = no_check) -> list:
                 if (region >> (cell + steps[e])) & 1:
                     labels[e] = d
         sides[cell] = tuple(labels)
-    return sides
+    return tuple(sides)
 
 
-def pull_distances(board: Board, sides: list, goal: int, cells: int | None = None) -> dict:
+def pull_distances(board: Board, sides: tuple, goal: int, cells: int | None = None) -> dict:
     """Fewest pushes to `goal` for a lone box: {(cell, player's region label): pushes}.
     With `cells`, the box never leaves those cells on its way (the player may)."""
     floor, steps = board.floor, board.steps

@@ -38,6 +38,7 @@ def stop() -> None:
 def nothing_kept():
     build_tables.cache_clear()
     pair_bound.cache_clear()
+    sokoban_tables.sides_of.cache_clear()
 
 
 @pytest.fixture
