@@ -8,10 +8,13 @@ search, on part of the memory, and the first proof wins (sokoban_apart.py);
 otherwise it goes first, on part of the proof's time and memory, and when it
 runs out the push search starts.
 Under the pushes metric, when the proof of (pushes, moves) runs out, a proof of
-the pushes alone (PI-corral pruning, sokoban_corrals.py) gives a plan marked
-FOUND with its pushes proven fewest. With a time budget and a spare core it
-runs in a child process beside the first proof, from the time the pull table's
-child is done; otherwise it gets the rest of the budget. A FOUND plan (that
+the pushes alone (PI-corral pruning, sokoban_corrals.py) and then the fewest
+moves among plans of those pushes (sokoban_tie_break.py) give the answer,
+proven another way; when that tie-break runs out, the plan of the pushes alone
+comes back marked FOUND with its pushes proven fewest. With a time budget and
+a spare core they run in a child process beside the first proof, from the
+time the pull table's child is done (a proven answer from it stops the first
+proof); otherwise they get the rest of the budget. A FOUND plan (that
 one, or the weighted searches', the search backwards' (sokoban_backward.py),
 or on a goal-room level the packing search's, sokoban_packing.py) has its
 pushes reordered between boxes for the fewest moves that order allows
@@ -53,6 +56,7 @@ from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_room import room_bounds
 from fewest.solvers.sokoban_search import MAJOR, PULLS_APART_SHARE, push_search
 from fewest.solvers.sokoban_tables import Tables, build_tables
+from fewest.solvers.sokoban_tie_break import fewest_moves_of_fewest_pushes
 
 METRICS = ("moves", "pushes")
 BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
@@ -286,9 +290,9 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
     memory = control.budget.memory_bytes
     kept = None if memory is None else int(memory * _less_held(1 - ALONE_MEMORY_SHARE, memory))  # (once awake)
 
-    def should_stop() -> bool:
+    def should_stop() -> bool:  # (the child's answer, proven whole, stops the first proof as a cancel would)
         nonlocal awake, helped
-        if caller_stops():
+        if caller_stops() or _proven_apart(alone):
             return True
         now = control.seconds
         if not alone.started and now >= fork_at:
@@ -308,10 +312,20 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
     try:
         with _reporting_with(control, alone):
             return push_search(tables, boxes, player, control, "pushes")
+    except Stopped:
+        if not _proven_apart(alone) or caller_stops():
+            raise
+        control.expanded += alone.expanded
+        return alone.answer[:2]
     finally:
         control.should_stop = asked
         if not awake:  # (stopped before the child woke: the pushes alone are better searched here)
             alone.close()
+
+
+def _proven_apart(alone: SearchApart) -> bool:
+    """Has the child of the pushes alone sent a plan whose moves it proved fewest too?"""
+    return alone.started and alone.done() and alone.answer is not None and alone.answer[2]
 
 
 def _wait_for(child: SearchApart, stops: Callable[[], bool], control: Control) -> None:
@@ -354,14 +368,33 @@ def _pushes_alone(
     moves, tally = step_plan(tables.board, boxes, player, found[0])
     assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
     control.bound = tally.pushes
+    if found[2]:  # (the tie-break's moves proven too)
+        assert tally.moves == found[1] % MAJOR, "plan does not match the tie-break's moves"
+        return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
 
 
-def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) -> tuple[list, int] | None:
-    """The pushes alone, proven fewest (as push_search), the plan reordered between boxes for
-    fewer moves (in the same process: the child's time is its own, the first proof's is spent)."""
-    found = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
-    return _reordered(tables, boxes, player, control, found)
+def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) -> tuple[list, int, bool] | None:
+    """The pushes alone, proven fewest (as push_search), then on what is left of the budgets
+    the fewest moves among plans of those pushes (sokoban_tie_break.py): (plan, pushes *
+    MAJOR + moves, True), the answer under the pushes metric, proven. When that runs out:
+    (the plan reordered between boxes for fewer moves, its cost, False). (In the same
+    process: the child's time is its own, the first proof's is spent.)"""
+    proven = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
+    found = _reordered(tables, boxes, player, control, proven)
+    if found is None:
+        return None
+    pushes = found[1] // MAJOR
+    control.stored = 0  # (the search's table is gone)
+    try:
+        plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        return found[0], found[1], False
+    tally = step_plan(tables.board, boxes, player, plan)[1]
+    assert tally.pushes == pushes, "the tie-break's plan does not have the proven pushes"
+    return plan, pushes * MAJOR + tally.moves, True
 
 
 def _reordered(tables: Tables, boxes: int, player: int, control: Control, found: tuple | None) -> tuple | None:

@@ -487,7 +487,7 @@ def _search(
                 else:
                     # the player, left on `cell`, stands on the side opposite the push
                     row = trows[target] if sided[target] is None else sided[target][(d + 2) & 3][0]
-                    left, info = _pushed(trows, row, (order, rows, u, v, p), column, matching, cell, target)
+                    left, info = pushed_matching(trows, row, (order, rows, u, v, p), column, matching, cell, target)
                     info += (stuck, walls, left)
                 if left >= UNREACHABLE:
                     continue
@@ -529,7 +529,7 @@ def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, fr
     return False
 
 
-def _pushed(
+def pushed_matching(
     trows: tuple, row: tuple, parent: tuple, column: list, parent_cost: int, cell: int, target: int
 ) -> tuple[int, tuple]:
     """The matching after the box on `cell` moved to `target`, its row now `row`: only

@@ -1,9 +1,10 @@
 """Pushes with a spare core: the proof of the pushes alone in a child process beside the
 proof of (pushes, moves). A first proof is the answer (counts as Microban's table and as
-the search without the child); when it runs out, the child's plan comes back FOUND with
-its pushes proven fewest (replayed); a child still asleep, or given no room, gives way
-to the pushes alone searched here; both running out keep the higher bound; a cancel
-stops both."""
+the search without the child); the child's tie-break, proven, is the answer too and stops
+the first proof; when the first proof runs out and the tie-break does too, the child's
+plan comes back FOUND with its pushes proven fewest (replayed); a child still asleep, or
+given no room, gives way to the pushes alone searched here; both running out keep the
+higher bound; a cancel stops both."""
 
 import multiprocessing
 import threading
@@ -18,7 +19,9 @@ from fewest.solvers import sokoban_search as solver_search
 from fewest.solvers.held_bytes import resident_bytes
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from tests import oracle
-from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, microban, reports_until_reached
+from tests.sokoban_support import (
+    REACHED, checked, children_made, climbing, idle, lexicographic_optimum, microban, reports_until_reached,
+)
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go apart only with two cores")
 
@@ -73,6 +76,17 @@ def children(monkeypatch):
     return made
 
 
+@pytest.fixture
+def tie_break_runs_out(monkeypatch):
+    """The tie-break after the pushes alone (sokoban_tie_break.py) out of time at once: the
+    plan of the pushes alone comes back FOUND, as where that tie-break takes too long."""
+
+    def runs_out(*args):
+        raise Stopped("time")
+
+    monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", runs_out)
+
+
 def pushes_found(lvl, row, solution) -> None:
     assert solution.status is Status.FOUND
     oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
@@ -88,7 +102,7 @@ def test_microban_counts_with_the_pushes_alone_beside(monkeypatch, children):
     assert beside == [checked(lvl, run(lvl)) for lvl, _ in microban(40)]
 
 
-def test_a_first_proof_that_runs_out_gets_the_child_s_pushes(monkeypatch, children):
+def test_a_first_proof_that_runs_out_gets_the_child_s_pushes(monkeypatch, children, tie_break_runs_out):
     monkeypatch.setattr(solver, "push_search", first_proof(endless))
     lvl, row = microban(66)[65]
     solution = run(lvl, seconds=3.0)
@@ -97,7 +111,21 @@ def test_a_first_proof_that_runs_out_gets_the_child_s_pushes(monkeypatch, childr
     assert solution.stats.expanded > children[0].expanded  # both searches' states counted
 
 
-def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children):
+def test_the_child_s_tie_break_ends_the_first_proof_with_the_answer(monkeypatch, children):
+    """The child proves the pushes alone, then the fewest moves among those plans: that is
+    the answer, and the first proof (here one that would never end) stops for it."""
+    monkeypatch.setattr(solver, "push_search", first_proof(endless))
+    lvl = microban(66)[65][0]
+    started = time.monotonic()
+    solution = run(lvl)
+    assert time.monotonic() - started < 10 and solution.stats.reason is None
+    moves, pushes = checked(lvl, solution)
+    assert (pushes, moves) == lexicographic_optimum(lvl, "pushes")
+    assert children[0].finished and 0 < children[0].expanded < solution.stats.expanded
+    assert not multiprocessing.active_children()
+
+
+def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children, tie_break_runs_out):
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
     held = resident_bytes()  # (this process's own size, off what the first proof keeps)
@@ -109,7 +137,7 @@ def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children):
     assert abs(runs_out.budget - kept) < 32 << 20
 
 
-def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_here(monkeypatch, children):
+def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_here(monkeypatch, children, tie_break_runs_out):
     monkeypatch.setattr(solver, "ALONE_AFTER", 0.5)  # (of 30 s)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
@@ -119,7 +147,7 @@ def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_he
     assert children[0].started and not children[0].finished and not multiprocessing.active_children()
 
 
-def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, children):
+def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, children, tie_break_runs_out):
     monkeypatch.setattr(solver, "ALONE_AFTER", 0.9)  # (of 30 s: at the latest)
 
     def helped_then_runs_out(control):
@@ -135,7 +163,7 @@ def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, childr
     assert time.monotonic() - started < 10 and children[0].finished
 
 
-def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children):
+def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children, tie_break_runs_out):
     full = int((1 << 30) * (1 - solver.ALONE_MEMORY_SHARE) * solver.ALONE_ROOM / 200) + 1  # (200 bytes an entry)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2, stored=full)))
     lvl, row = microban(66)[65]
@@ -194,7 +222,7 @@ def test_with_no_process_to_be_had_the_proof_goes_on_alone(monkeypatch, children
     assert children and all(child.started and not child.solved for child in children)
 
 
-def test_with_no_process_to_be_had_the_pushes_alone_come_after(monkeypatch, children, no_processes):
+def test_with_no_process_to_be_had_the_pushes_alone_come_after(monkeypatch, children, no_processes, tie_break_runs_out):
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
     pushes_found(lvl, row, run(lvl))  # (searched here: the child died before a word)

@@ -1,0 +1,299 @@
+"""The pushes metric's tie-break: the fewest moves among the plans of the fewest pushes.
+
+When the proof of (pushes, moves) runs out, the pushes alone may still be
+proven (PI-corral pruning, sokoban_corrals.py): N pushes, no fewer. Here the
+moves among N-push plans are proven fewest another way. Every position on
+such a plan lies k pushes from the start and exactly N - k from the goal, so
+the plans are the paths of a graph in N layers. From the start, layer by
+layer, a position's children (any push that is not a certain deadlock) are
+kept when they can still finish within the pushes left: a depth-first
+search of the pushes alone answers that, with PI-corral pruning (it keeps a
+plan of the fewest pushes from any position), the box-to-goal matching and
+the pull table's exact pushes near the goal (sokoban_pulls.py, grown first
+with the N-push plan known) for bounds. Its answers hold whatever the way
+there ("no plan within b pushes from here", "one within b"), so each is
+kept and serves again. Then the fewest moves over the layers: each box set
+with the player's exact cell, the walk to each push counted.
+
+The layers are small where a proof of (pushes, moves) sinks in positions
+whose bound is too low (Microban #153: 1,012 positions in its first 100
+layers). What it costs is the searches that turn a child away, on a level
+whose bound is far below its pushes. The pull table ends them early, so it
+gets up to TABLE_SHARE first (Sasquatch #16: 21.7 s of searches after a
+table 46 pulls deep, 58 s and out of time after one 41 deep). Measured, the
+whole solve under pushes at 60 s: Sasquatch #6 133 moves (43 pushes) in 44 s
+and #16 197 (68) in 45 s, where the proof of (pushes, moves) ran out (its plans
+140 and 209). Microban #153 (336 pushes) is out of reach: an early version
+took 28 minutes (its layers 2.2 million positions, 800 moves).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+from operator import itemgetter
+
+from fewest.solvers.control import Control
+from fewest.solvers.held_bytes import resident_bytes
+from fewest.solvers.sokoban_assignment import assign, matching_cost
+from fewest.solvers.sokoban_board import cells_of, open_pushes
+from fewest.solvers.sokoban_corrals import corral_pushes
+from fewest.solvers.sokoban_deadlock import frozen_group
+from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
+from fewest.solvers.sokoban_search import RELEASE_SECONDS, pushed_matching
+from fewest.solvers.sokoban_tables import Tables, side_row
+
+Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
+TABLE_SHARE = 0.5  # of the time and memory left, at most, for the pull table first
+ENTRY_BYTES = 200  # a remembered answer or layer position, about, until measured
+
+
+def fewest_moves_of_fewest_pushes(
+    tables: Tables, boxes: int, player: int, pushes: int, control: Control
+) -> list[Push]:
+    """The plan with the fewest moves among those of `pushes` pushes, which must be proven
+    the fewest, as pushes (the box's cell, direction). Raises Stopped when the budget runs
+    out or it is cancelled."""
+    before = resident_bytes()  # (the table's arrays and all kept count against the memory)
+    try:
+        within = _Within(tables, _near_table(tables, boxes, pushes, control), control, before)
+        layers = _plan_layers(tables, boxes, player, pushes, within, control)
+        del within  # (its answers and the table: not needed for the moves)
+        return _fewest_moves(tables, boxes, player, layers, control, before)
+    finally:
+        control.release_seconds = 0.0
+
+
+def _held(control: Control, entries: int, before: int) -> None:
+    """Tell the control what is held: `entries` (answers, positions), as many bytes in all
+    as the process has grown by since `before`."""
+    control.stored = entries
+    control.release_seconds = entries * RELEASE_SECONDS  # (letting go of them, when stopped)
+    control.bytes_per_entry = max(ENTRY_BYTES, (resident_bytes() - before) // max(1, entries))
+
+
+def _near_table(tables: Tables, boxes: int, pushes: int, control: Control) -> PullTable | PackedPullTable:
+    """The pull table, grown on TABLE_SHARE of what is left of the time and memory, or until
+    it reaches `pushes` (then every answer is a look-up)."""
+    table = pull_table(tables.board, boxes)
+    budget = control.budget
+    seconds = None if budget.seconds is None else max(0.0, budget.seconds - control.seconds) * TABLE_SHARE
+    memory = budget.memory_bytes
+    most = 1 << 40 if memory is None else max(0, int(memory * TABLE_SHARE) - table.fixed_bytes) // table.bytes_per_entry
+    table.grow(control, seconds, most, until=pushes, limit=lambda: pushes)
+    table.stop_growing()
+    return table
+
+
+class _Within:
+    """Is there a plan within b pushes from a position? Depth-first over the pushes alone,
+    its answers kept by position (box set and the player's region): `failed[key]` the most
+    pushes known too few, `done[key]` the fewest known enough. A child's matching comes
+    from its parent's, one row changed (sokoban_search.pushed_matching): worked out afresh,
+    the matching took over half the time on Sasquatch #6 (13 boxes).
+
+    Every question comes with b no more than the N-push plan leaves after the pushes
+    already made to get there; the pull table, which leaves out positions no N-push plan
+    goes through, is then right to say there is none."""
+
+    def __init__(self, tables: Tables, near: PullTable | PackedPullTable, control: Control, before: int) -> None:
+        self.tables, self.near, self.control = tables, near, control
+        board = tables.board
+        self.shift = board.size.bit_length()
+        self.cell_code = "H" if board.size <= 1 << 16 else "L"
+        self.failed: dict[int, int] = {}
+        self.done: dict[int, int] = {}
+        self.matched: dict[int, tuple] = {}  # (the questions the layers ask: their children's come from them)
+        self.before = before  # (the process's size before the table)
+        self.laid = 0  # positions in the layers so far
+
+    def held(self) -> None:
+        _held(self.control, len(self.failed) + len(self.done) + len(self.matched) + self.laid, self.before)
+
+    def key(self, boxes: int, player: int) -> int:
+        board = self.tables.board
+        seen = board.reach(player, board.floor & ~boxes)
+        return (boxes << self.shift) | ((seen & -seen).bit_length() - 1)
+
+    def __call__(self, boxes: int, player: int, budget: int) -> bool:
+        if boxes == self.tables.board.goals:
+            return True
+        key = self.key(boxes, player)
+        matching = self.matched.get(key)
+        if matching is None:
+            matching = self.matched[key] = self._matching(boxes, player)
+        answer = self._known(key, boxes, player, budget, matching[0])
+        if answer is not None:
+            return answer
+        stack = [self._open(key, boxes, player, budget, matching)]
+        found = False
+        while stack:
+            frame = stack[-1]
+            key, budget, children = frame[0], frame[1], frame[2]
+            if not found:
+                while frame[3] < len(children):
+                    left, after, cell, child_key, matching = children[frame[3]]
+                    frame[3] += 1
+                    if after == self.tables.board.goals:
+                        found = True
+                        break
+                    answer = self._known(child_key, after, cell, budget - 1, left)
+                    if answer is None:
+                        stack.append(self._open(child_key, after, cell, budget - 1, (left, matching)))
+                        break
+                    if answer:
+                        found = True
+                        break
+                else:
+                    self.failed[key] = max(self.failed.get(key, -1), budget)
+                    stack.pop()
+                    continue
+                if not found:
+                    continue  # (a child opened: it answers first)
+            done = self.done.get(key)
+            self.done[key] = budget if done is None else min(done, budget)
+            stack.pop()
+        return found
+
+    def _known(self, key: int, boxes: int, player: int, budget: int, left: int) -> bool | None:
+        """The answer without a search, when there is one (`left`: the matching; failures on
+        a bound are kept)."""
+        if self.failed.get(key, -1) >= budget:
+            return False
+        done = self.done.get(key)
+        if done is not None and done <= budget:
+            return True
+        near = self.near.bound(boxes, player)
+        if near <= self.near.radius:  # (exact there)
+            return near <= budget
+        if max(near, left) > budget:
+            self.failed[key] = max(self.failed.get(key, -1), budget)
+            return False
+        return None
+
+    def _matching(self, boxes: int, player: int) -> tuple[int, tuple]:
+        """The box-to-goal matching (the player's side of each box counted), afresh: its cost
+        and (boxes' cells, rows, potentials u and v, p) as pushed_matching takes them."""
+        order = array(self.cell_code, cells_of(boxes))
+        rows = [side_row(self.tables, box, player) for box in order]
+        u, v, p = assign(rows)
+        return matching_cost(rows, (u, v, p)), (order, rows, array("i", u), array("i", v), array("i", p))
+
+    def _open(self, key: int, boxes: int, player: int, budget: int, matched: tuple) -> list:
+        """A position to search: [key, pushes left, its children to try (PI-corral pushes
+        only, where a PI-corral must change) nearest the goal first, the next one's index].
+        A child is (its matching's cost, box set, player's cell, key, matching)."""
+        control = self.control
+        control.tick()
+        if not control.expanded & 1023:
+            self.held()
+        tables = self.tables
+        board = tables.board
+        seen = board.reach(player, board.floor & ~boxes)
+        cost, matching = matched
+        p = matching[4]
+        column = [0] * len(matching[0])  # column[row] = goal column (1-based) matched to that row
+        for j in range(1, len(p)):
+            column[p[j] - 1] = j
+        children = []
+        for after, cell, target in _children(tables, boxes, seen, corral_pushes(board, boxes, seen, tables.live, 0)):
+            row = side_row(tables, target, cell)  # (the player stays on the same side of the other boxes)
+            left, child = pushed_matching(tables.rows, row, matching, column, cost, cell, target)
+            children.append((left, after, cell, self.key(after, cell), child))
+        children.sort(key=itemgetter(0))  # (a plan within the pushes left, when there is one, comes sooner)
+        return [key, budget, children, 0]
+
+
+def _children(tables: Tables, boxes: int, seen: int, pushes: list | None = None) -> Iterator[tuple[int, int, int]]:
+    """(box set, player's cell, the box's new cell) after each push from the player's region
+    `seen` (`pushes`: only those, as corral_pushes gives them), bar pushes onto dead squares
+    and freezes off the goals."""
+    board = tables.board
+    if pushes is None:
+        pushes = open_pushes(board.steps, boxes, seen, tables.live & ~boxes)[0]
+    goals = board.goals
+    for _, step, movers in pushes:
+        for cell in cells_of(movers):
+            target = cell + step
+            after = boxes ^ (1 << cell) ^ (1 << target)
+            if not frozen_group(tables, after, target) & ~goals:
+                yield after, cell, target
+
+
+def _plan_layers(
+    tables: Tables, boxes: int, player: int, pushes: int, within: _Within, control: Control
+) -> list[dict[int, tuple[int, int]]]:
+    """Layer k: every position k pushes from the start on some plan of `pushes` pushes, by
+    key (box set and region) -> (box set, a player cell of the region)."""
+    board = tables.board
+    layer = {within.key(boxes, player): (boxes, player)}
+    layers = [layer]
+    for k in range(pushes):
+        left = pushes - k - 1
+        made: dict[int, tuple[int, int]] = {}
+        for here, cell in layer.values():
+            seen = board.reach(cell, board.floor & ~here)
+            for after, pushed_from, _ in _children(tables, here, seen):
+                key = within.key(after, pushed_from)
+                if key not in made and within(after, pushed_from, left):
+                    made[key] = (after, pushed_from)
+        assert made, f"no plan of {pushes} pushes goes on from layer {k}"
+        layers.append(made)
+        layer = made
+        within.laid += len(made)
+        within.held()
+        control.check()
+    return layers
+
+
+def _fewest_moves(
+    tables: Tables, boxes: int, player: int, layers: list[dict[int, tuple[int, int]]], control: Control, before: int
+) -> list[Push]:
+    """The fewest moves through the layers: (box set, the player's cell) -> (moves so far,
+    the step back), a layer at a time; the plan read back from the last layer's best."""
+    board = tables.board
+    floor, steps, shift, live = board.floor, board.steps, board.size.bit_length(), tables.live
+    reached: dict[tuple[int, int], tuple[int, tuple | None]] = {(boxes, player): (0, None)}
+    history = [reached]
+    held = sum(map(len, layers))
+    for layer in layers[1:]:
+        made: dict[tuple[int, int], tuple[int, tuple | None]] = {}
+        kept: dict[tuple[int, int], bool] = {}
+        for (here, cell), (moves, _) in reached.items():
+            free = floor & ~here
+            seen = board.reach(cell, free)
+            wanted = {}
+            for d, step, movers in open_pushes(steps, here, seen, live & ~here)[0]:
+                for box in cells_of(movers):
+                    after = here ^ (1 << box) ^ (1 << (box + step))
+                    child = (after, box)
+                    ok = kept.get(child)
+                    if ok is None:
+                        region = board.reach(box, floor & ~after)
+                        ok = kept[child] = ((after << shift) | ((region & -region).bit_length() - 1)) in layer
+                    if ok:
+                        wanted.setdefault(box - step, []).append((child, box, d))
+            if not wanted:
+                continue
+            targets = 0
+            for stand in wanted:
+                targets |= 1 << stand
+            for stand, walk in board.distances(cell, targets, free):
+                for child, box, d in wanted[stand]:
+                    cost = moves + walk + 1
+                    old = made.get(child)
+                    if old is None or old[0] > cost:
+                        made[child] = (cost, (here, cell, box, d))
+            control.tick()
+        history.append(made)
+        reached = made
+        held += len(made)
+        _held(control, held, before)
+    goals = board.goals
+    best = min((entry[0], position) for position, entry in reached.items() if position[0] == goals)[1]
+    plan: list[Push] = []
+    for k in range(len(history) - 1, 0, -1):
+        here, cell, box, d = history[k][best][1]
+        plan.append((box, d))
+        best = (here, cell)
+    return plan[::-1]

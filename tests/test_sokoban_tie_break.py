@@ -1,0 +1,123 @@
+"""The pushes metric's tie-break (sokoban_tie_break.py): given the fewest pushes, the fewest
+moves among plans of that many. Every plan is replayed through the engine; its counts are
+checked against an independent Dijkstra over single steps on small rooms, and against the
+proof of (pushes, moves) on Microban levels (two exact methods that share no search)."""
+
+import threading
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.solvers import Budget, Control, Status
+from fewest.solvers import sokoban as solver
+from fewest.solvers.control import Stopped
+from fewest.solvers.sokoban_board import compile_board
+from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban_tie_break import _Within, _near_table, fewest_moves_of_fewest_pushes
+from tests import oracle
+from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position
+
+
+def tie_break(lvl: S.Level, pushes: int, **budget) -> tuple[int, int]:
+    """The tie-break's plan from the start, replayed: (pushes, moves) it really takes."""
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    plan = fewest_moves_of_fewest_pushes(build_tables(board), boxes, player, pushes, Control(Budget(**budget)))
+    moves = solver.step_plan(board, boxes, player, plan)[0]
+    return S.tally(moves).pushes, oracle.replay_length(S, lvl, moves)  # (raises unless it ends solved)
+
+
+def test_the_fewest_moves_of_the_fewest_pushes_in_random_rooms():
+    """Against a Dijkstra over single steps by (pushes, moves); rooms with no plan skipped."""
+    answered = 0
+    for lvl in exactness_rooms(23, 20):
+        best = lexicographic_optimum(lvl, "pushes")
+        if best is None or best[0] == 0:
+            continue
+        assert tie_break(lvl, best[0], seconds=30) == best
+        answered += 1
+    assert answered >= 20
+
+
+@pytest.mark.parametrize("number", [1, 5, 23, 40, 66, 77, 100])
+def test_microban_the_same_as_the_proof_of_pushes_then_moves(number):
+    lvl, row = microban(number)[number - 1]
+    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
+    moves, pushes = checked(lvl, proven)
+    assert pushes == int(row["min_pushes"])
+    assert tie_break(lvl, pushes, seconds=60) == (pushes, moves)
+
+
+def test_a_plan_within_the_pushes_left_and_none_within_fewer():
+    """The question the layers ask, at the start: yes at the fewest pushes, no two short
+    (a push changes the matching's parity, so one short is never asked)."""
+    asked = 0
+    for lvl in exactness_rooms(5, 15):
+        best = lexicographic_optimum(lvl, "pushes")
+        if best is None or best[0] < 2:
+            continue
+        board = compile_board(lvl)
+        tables = build_tables(board)
+        boxes, player = search_position(board, S.initial_state(lvl))
+        control = Control(Budget(seconds=30))
+        within = _Within(tables, _near_table(tables, boxes, best[0], control), control, 0)
+        assert not within(boxes, player, best[0] - 2)
+        assert within(boxes, player, best[0])
+        assert not within(boxes, player, best[0] - 2)  # (asked again: the answer kept)
+        asked += 1
+    assert asked >= 10
+
+
+@pytest.mark.parametrize("budget, reason", [({"nodes": 50}, "nodes"), ({"memory_bytes": 1}, "memory")])
+def test_out_of_budget_it_stops(budget, reason):
+    lvl = microban(77)[76][0]
+    with pytest.raises(Stopped) as stopped:
+        tie_break(lvl, 55, **budget)
+    assert stopped.value.reason == reason
+
+
+def test_a_cancel_stops_it():
+    lvl = microban(93)[92][0]
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    with pytest.raises(Stopped) as stopped:
+        fewest_moves_of_fewest_pushes(build_tables(board), boxes, player, 34, Control(should_stop=cancel.is_set))
+    assert stopped.value.reason == "cancelled"
+
+
+def proof_runs_out(real):
+    """push_search with the proof of (pushes, moves) out of time at once (the pushes alone as they are)."""
+
+    def search(tables, boxes, player, control, metric, *args, pushes_only=False, **kwargs):
+        if pushes_only:
+            return real(tables, boxes, player, control, metric, *args, pushes_only=True, **kwargs)
+        control.bound = 3
+        raise Stopped("time")
+
+    return search
+
+
+def test_when_the_proof_runs_out_the_tie_break_proves_the_moves(monkeypatch):
+    monkeypatch.setattr(solver, "spare_core", lambda: False)  # (here, after the pushes alone)
+    monkeypatch.setattr(solver, "push_search", proof_runs_out(solver.push_search))
+    lvl = microban(66)[65][0]
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30)), "pushes", best_effort=False)
+    assert solution.status is Status.OPTIMAL and solution.at_least is None
+    moves, pushes = checked(lvl, solution)
+    assert (pushes, moves) == lexicographic_optimum(lvl, "pushes")
+
+
+def test_when_the_tie_break_runs_out_too_the_pushes_alone_s_plan_is_found(monkeypatch):
+    def runs_out(*args):
+        raise Stopped("time")
+
+    monkeypatch.setattr(solver, "spare_core", lambda: False)
+    monkeypatch.setattr(solver, "push_search", proof_runs_out(solver.push_search))
+    monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", runs_out)
+    lvl, row = microban(66)[65]
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30)), "pushes", best_effort=False)
+    assert solution.status is Status.FOUND and solution.stats.reason == "time"
+    oracle.replay_length(S, lvl, list(solution.moves))
+    assert S.tally(solution.moves).pushes == solution.at_least == int(row["min_pushes"])
