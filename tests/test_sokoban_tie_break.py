@@ -13,7 +13,9 @@ from fewest.solvers import sokoban as solver
 from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_tables import build_tables
-from fewest.solvers.sokoban_tie_break import _Within, _near_table, fewest_moves_of_fewest_pushes
+from fewest.solvers import sokoban_tie_break as tie_break_module
+from fewest.solvers.sokoban_pulls import pull_table
+from fewest.solvers.sokoban_tie_break import _Within, fewest_moves_of_fewest_pushes
 from tests import oracle
 from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position
 
@@ -39,8 +41,17 @@ def test_the_fewest_moves_of_the_fewest_pushes_in_random_rooms():
     assert answered >= 20
 
 
-@pytest.mark.parametrize("number", [1, 5, 23, 40, 66, 77, 100])
-def test_microban_the_same_as_the_proof_of_pushes_then_moves(number):
+@pytest.fixture(params=["pull table", "no pull table"])
+def table(request, monkeypatch):
+    """With the pull table grown first (on small levels, to the plan's pushes: every answer a
+    look-up), or with none (every answer searched)."""
+    if request.param == "no pull table":
+        monkeypatch.setattr(tie_break_module, "TABLE_SHARE", 0.0)
+    return request.param
+
+
+@pytest.mark.parametrize("number", [1, 5, 23, 36, 40, 59, 66, 77, 100])
+def test_microban_the_same_as_the_proof_of_pushes_then_moves(number, table):
     lvl, row = microban(number)[number - 1]
     proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
     moves, pushes = checked(lvl, proven)
@@ -48,24 +59,33 @@ def test_microban_the_same_as_the_proof_of_pushes_then_moves(number):
     assert tie_break(lvl, pushes, seconds=60) == (pushes, moves)
 
 
-def test_a_plan_within_the_pushes_left_and_none_within_fewer():
-    """The question the layers ask, at the start: yes at the fewest pushes, no two short
-    (a push changes the matching's parity, so one short is never asked)."""
+def within_pushes(lvl: S.Level, fewest: int) -> None:
+    """The question the layers ask, at the start, with no pull table (every answer searched):
+    no within two short of the fewest pushes (a push changes the matching's parity, so one
+    short is never asked), yes within them, and the same again from the answers kept."""
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    within = _Within(tables, pull_table(board, boxes), Control(Budget(seconds=30)), 0)
+    assert not within(boxes, player, fewest - 2)
+    assert within(boxes, player, fewest)
+    assert not within(boxes, player, fewest - 2) and within(boxes, player, fewest)
+
+
+def test_a_plan_within_the_pushes_left_and_none_within_fewer_in_random_rooms():
     asked = 0
     for lvl in exactness_rooms(5, 15):
         best = lexicographic_optimum(lvl, "pushes")
-        if best is None or best[0] < 2:
-            continue
-        board = compile_board(lvl)
-        tables = build_tables(board)
-        boxes, player = search_position(board, S.initial_state(lvl))
-        control = Control(Budget(seconds=30))
-        within = _Within(tables, _near_table(tables, boxes, best[0], control), control, 0)
-        assert not within(boxes, player, best[0] - 2)
-        assert within(boxes, player, best[0])
-        assert not within(boxes, player, best[0] - 2)  # (asked again: the answer kept)
-        asked += 1
+        if best is not None and best[0] >= 2:
+            within_pushes(lvl, best[0])
+            asked += 1
     assert asked >= 10
+
+
+@pytest.mark.parametrize("number", [14, 20, 36, 57, 59])  # (their matching at the start: 6 to 24 short)
+def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number):
+    lvl, row = microban(number)[number - 1]
+    within_pushes(lvl, int(row["min_pushes"]))
 
 
 @pytest.mark.parametrize("budget, reason", [({"nodes": 50}, "nodes"), ({"memory_bytes": 1}, "memory")])
