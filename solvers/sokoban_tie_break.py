@@ -119,13 +119,10 @@ class _Within:
         if boxes == self.tables.board.goals:
             return True
         key = self.key(boxes, player)
-        matching = self.matched.get(key)
-        if matching is None:
-            matching = self.matched[key] = self._matching(boxes, player)
-        answer = self._known(key, boxes, player, budget, matching[0])
+        answer = self._known(key, boxes, player, budget, None)
         if answer is not None:
             return answer
-        stack = [self._open(key, boxes, player, budget, matching)]
+        stack = [self._open(key, boxes, player, budget, self.matched[key])]
         found = False
         while stack:
             frame = stack[-1]
@@ -155,9 +152,9 @@ class _Within:
             stack.pop()
         return found
 
-    def _known(self, key: int, boxes: int, player: int, budget: int, left: int) -> bool | None:
-        """The answer without a search, when there is one (`left`: the matching; failures on
-        a bound are kept)."""
+    def _known(self, key: int, boxes: int, player: int, budget: int, left: int | None) -> bool | None:
+        """The answer without a search, when there is one (`left`: the matching; None: worked
+        out here, when the table does not answer, and kept; failures on a bound are kept)."""
         if self.failed.get(key, -1) >= budget:
             return False
         done = self.done.get(key)
@@ -166,6 +163,11 @@ class _Within:
         near = self.near.bound(boxes, player)
         if near <= self.near.radius:  # (exact there)
             return near <= budget
+        if left is None:
+            matching = self.matched.get(key)
+            if matching is None:
+                matching = self.matched[key] = self._matching(boxes, player)
+            left = matching[0]
         if max(near, left) > budget:
             self.failed[key] = max(self.failed.get(key, -1), budget)
             return False
