@@ -280,7 +280,9 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
     until the search's own helper (the pull table's child) is done, or ALONE_AFTER of the
     time at the latest, then searches on its memory share, which this search gives up then
     (or, already holding too much of it, lets the child go: the pushes alone then come
-    after, as without a spare core). Returns or raises as push_search."""
+    after, as without a spare core). Returns or raises as push_search; the child's answer,
+    should its tie-break prove the moves too (sokoban_tie_break.py), stops the search here
+    and is returned instead."""
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
     fork_at = control.seconds + APART_AFTER

@@ -108,6 +108,7 @@ class _Within:
         self.laid = 0  # positions in the layers so far
 
     def held(self) -> None:
+        """Tell the control what is held: the answers kept and the layers' positions."""
         _held(self.control, len(self.failed) + len(self.done) + len(self.matched) + self.laid, self.before)
 
     def key(self, boxes: int, player: int) -> int:
