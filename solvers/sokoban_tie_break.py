@@ -111,33 +111,36 @@ class _Within:
         """Tell the control what is held: the answers kept and the layers' positions."""
         _held(self.control, len(self.failed) + len(self.done) + len(self.matched) + self.laid, self.before)
 
-    def key(self, boxes: int, player: int) -> int:
+    def region(self, boxes: int, player: int) -> int:
         board = self.tables.board
-        seen = board.reach(player, board.floor & ~boxes)
-        return (boxes << self.shift) | ((seen & -seen).bit_length() - 1)
+        return board.reach(player, board.floor & ~boxes)
 
-    def __call__(self, boxes: int, player: int, budget: int) -> bool:
+    def __call__(self, boxes: int, player: int, budget: int, seen: int | None = None) -> bool:
+        """`seen`: the player's region, when the caller has it."""
         if boxes == self.tables.board.goals:
             return True
-        key = self.key(boxes, player)
+        if seen is None:
+            seen = self.region(boxes, player)
+        key = _key(boxes, seen, self.shift)
         answer = self._known(key, boxes, player, budget, None)
         if answer is not None:
             return answer
-        stack = [self._open(key, boxes, player, budget, self.matched[key])]
+        stack = [self._open(key, boxes, seen, budget, self.matched[key])]
         found = False
         while stack:
             frame = stack[-1]
             key, budget, children = frame[0], frame[1], frame[2]
             if not found:
                 while frame[3] < len(children):
-                    left, after, cell, child_key, matching = children[frame[3]]
+                    left, after, cell, child_seen, matching = children[frame[3]]
                     frame[3] += 1
                     if after == self.tables.board.goals:
                         found = True
                         break
+                    child_key = _key(after, child_seen, self.shift)
                     answer = self._known(child_key, after, cell, budget - 1, left)
                     if answer is None:
-                        stack.append(self._open(child_key, after, cell, budget - 1, (left, matching)))
+                        stack.append(self._open(child_key, after, child_seen, budget - 1, (left, matching)))
                         break
                     if answer:
                         found = True
@@ -182,17 +185,17 @@ class _Within:
         u, v, p = assign(rows)
         return matching_cost(rows, (u, v, p)), (order, rows, array("i", u), array("i", v), array("i", p))
 
-    def _open(self, key: int, boxes: int, player: int, budget: int, matched: tuple) -> list:
-        """A position to search: [key, pushes left, its children to try (PI-corral pushes
-        only, where a PI-corral must change) nearest the goal first, the next one's index].
-        A child is (its matching's cost, box set, player's cell, key, matching)."""
+    def _open(self, key: int, boxes: int, seen: int, budget: int, matched: tuple) -> list:
+        """A position to search (`seen`: the player's region): [key, pushes left, its
+        children to try (PI-corral pushes only, where a PI-corral must change) nearest the
+        goal first, the next one's index]. A child is (its matching's cost, box set, player's
+        cell, region, matching)."""
         control = self.control
         control.tick()
         if not control.expanded & 1023:
             self.held()
         tables = self.tables
         board = tables.board
-        seen = board.reach(player, board.floor & ~boxes)
         cost, matching = matched
         p = matching[4]
         column = [0] * len(matching[0])  # column[row] = goal column (1-based) matched to that row
@@ -202,9 +205,14 @@ class _Within:
         for after, cell, target in _children(tables, boxes, seen, corral_pushes(board, boxes, seen, tables.live, 0)):
             row = side_row(tables, target, cell)  # (the player stays on the same side of the other boxes)
             left, child = pushed_matching(tables.rows, row, matching, column, cost, cell, target)
-            children.append((left, after, cell, self.key(after, cell), child))
+            children.append((left, after, cell, self.region(after, cell), child))
         children.sort(key=itemgetter(0))  # (a plan within the pushes left, when there is one, comes sooner)
         return [key, budget, children, 0]
+
+
+def _key(boxes: int, seen: int, shift: int) -> int:
+    """A position's key: its box set above the lowest cell of the player's region `seen`."""
+    return (boxes << shift) | ((seen & -seen).bit_length() - 1)
 
 
 def _children(tables: Tables, boxes: int, seen: int, pushes: list | None = None) -> Iterator[tuple[int, int, int]]:
@@ -229,7 +237,7 @@ def _plan_layers(
     """Layer k: every position k pushes from the start on some plan of `pushes` pushes, by
     key (box set and region) -> (box set, a player cell of the region)."""
     board = tables.board
-    layer = {within.key(boxes, player): (boxes, player)}
+    layer = {_key(boxes, within.region(boxes, player), within.shift): (boxes, player)}
     layers = [layer]
     for k in range(pushes):
         left = pushes - k - 1
@@ -237,8 +245,9 @@ def _plan_layers(
         for here, cell in layer.values():
             seen = board.reach(cell, board.floor & ~here)
             for after, pushed_from, _ in _children(tables, here, seen):
-                key = within.key(after, pushed_from)
-                if key not in made and within(after, pushed_from, left):
+                region = within.region(after, pushed_from)
+                key = _key(after, region, within.shift)
+                if key not in made and within(after, pushed_from, left, region):
                     made[key] = (after, pushed_from)
         assert made, f"no plan of {pushes} pushes goes on from layer {k}"
         layers.append(made)
@@ -272,8 +281,7 @@ def _fewest_moves(
                     child = (after, box)
                     ok = kept.get(child)
                     if ok is None:
-                        region = board.reach(box, floor & ~after)
-                        ok = kept[child] = ((after << shift) | ((region & -region).bit_length() - 1)) in layer
+                        ok = kept[child] = _key(after, board.reach(box, floor & ~after), shift) in layer
                     if ok:
                         wanted.setdefault(box - step, []).append((child, box, d))
             if not wanted:
