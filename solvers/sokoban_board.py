@@ -120,6 +120,34 @@ class Board:
             seen |= frontier
             steps += 1
 
+    def distances_from(self, starts: dict[int, int], targets: int, free: int) -> list[tuple[int, int]]:
+        """(cell, fewest of a start's steps so far and the steps from it) for each cell of
+        `targets` reached from the cells of `starts` (cell -> steps so far) over `free`:
+        one breadth-first search, each start joining it at its own steps."""
+        queue = sorted((steps, cell) for cell, steps in starts.items())
+        found = []
+        width, steps = self.width, queue[0][0]
+        seen = frontier = 0
+        joined = 0
+        while True:
+            while joined < len(queue) and queue[joined][0] <= steps:
+                frontier |= 1 << queue[joined][1] & ~seen
+                joined += 1
+            seen |= frontier
+            hit = frontier & targets
+            if hit:
+                targets ^= hit
+                found += [(cell, steps) for cell in cells_of(hit)]
+                if not targets:
+                    return found
+            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
+            if frontier:
+                steps += 1
+            elif joined < len(queue):
+                steps = queue[joined][0]  # (nothing spreads: on to the next start)
+            else:
+                return found
+
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""
         if start == target:
