@@ -107,6 +107,17 @@ class PullTable:
         """Let go of the positions kept to grow on (looked up only from now on)."""
         self.__dict__.update(self.__getstate__())
 
+    def most_within(self, memory_bytes: int) -> int:
+        """The entries it may grow to within `memory_bytes` from what it holds now (asked
+        again after each layer): each one made holds its slot and key and, as the next
+        layer, its position."""
+        return len(self) + max(0, memory_bytes - self.nbytes()) // self.bytes_per_entry
+
+    @property
+    def can_grow(self) -> bool:
+        """Does it still hold its frontier (not stopped, not sent from another process)?"""
+        return self._layer is not None
+
     def _key(self, boxes: int, region: int) -> int:
         """A position's key: its boxes above its region's lowest cell (the least among its
         images on a symmetric board)."""
@@ -119,9 +130,11 @@ class PullTable:
             self._forward = ForwardSums(self.board, self._start_boxes, self._symmetry)
         return self._forward
 
-    def bound(self, boxes: int, player: int) -> int:
-        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
-        region = self.board.reach(player, self.board.floor & ~boxes)
+    def bound(self, boxes: int, player: int, region: int | None = None) -> int:
+        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE).
+        `region`: the player's, when the caller has it."""
+        if region is None:
+            region = self.board.reach(player, self.board.floor & ~boxes)
         return self.table.get(self._key(boxes, region), self.beyond)
 
     def grow(
@@ -196,17 +209,19 @@ def almost_past(table: PullTable | PackedPullTable, matching: int) -> bool:
 
 
 def grown_in_halves(
-    table: PullTable | PackedPullTable, control: Control, half: float, most: int, matching: int
+    table: PullTable | PackedPullTable, control: Control, half: float, most: int, matching: int,
+    keep_growing: bool = False,
 ) -> PullTable | PackedPullTable | None:
     """The table grown for `half` seconds, and for `half` more only if that took it past the
     start's `matching` or the layer under way would (`almost_past`); None if it did not, or
     if it is still not past it then (it would only leave the bound wandering). It grows no
-    further after."""
+    further after, unless `keep_growing` (it keeps its frontier for a caller's use)."""
     table.grow(control, half, most)
     if not almost_past(table, matching):
         return None
     table.grow(control, half, most)
     if table.beyond <= matching:
         return None
-    table.stop_growing()  # (only looked up from now on: the frontier would be dead weight)
+    if not keep_growing:
+        table.stop_growing()  # (only looked up from now on: the frontier would be dead weight)
     return table

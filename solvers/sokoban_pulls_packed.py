@@ -170,6 +170,19 @@ class PackedPullTable:
         """Let go of the positions kept to grow on (looked up only from now on)."""
         self.__dict__.update(self.__getstate__())
 
+    def most_within(self, memory_bytes: int) -> int:
+        """The entries it may grow to within `memory_bytes` from what it holds now (asked
+        again after each layer): each position made holds its key and words until the layer
+        closes, then its words as the next layer and its key and depth in the table,
+        besides a span's copies while closing."""
+        room = memory_bytes - self.fixed_bytes - self.nbytes()
+        return len(self) + max(0, room) // (33 + 32 * self._words)
+
+    @property
+    def can_grow(self) -> bool:
+        """Does it still hold its frontier (not stopped, not sent from another process)?"""
+        return self._layer is not None and self._made is not None
+
     def _split(self, mask: int) -> np.ndarray:
         """A padded bit set -> its words, shape (words, 1)."""
         mask >>= self._base
@@ -269,8 +282,9 @@ class PackedPullTable:
             self._seen[boxes] = seen
         return seen
 
-    def bound(self, boxes: int, player: int) -> int:
-        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE)."""
+    def bound(self, boxes: int, player: int, region: int | None = None) -> int:
+        """The pushes left: exact near the goal, else a lower bound (or UNREACHABLE).
+        `region`: the player's, when the caller has it."""
         number, which = self._looked_up(boxes)
         # Most box sets asked about are in no entry at all (Microban #144: 90% of 630,797
         # asks): those go without their region's flood fill.
@@ -278,8 +292,9 @@ class PackedPullTable:
             number << self._rank_bits, (number + 1) << self._rank_bits
         ):
             return self.beyond
-        board = self.board
-        depth = self._table.get(self._key(number, which, boxes, board.reach(player, board.floor & ~boxes)))
+        if region is None:
+            region = self.board.reach(player, self.board.floor & ~boxes)
+        depth = self._table.get(self._key(number, which, boxes, region))
         return self.beyond if depth is None else depth
 
     def grow(

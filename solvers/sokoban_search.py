@@ -122,7 +122,7 @@ Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 
 def push_search(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int = 1,
-    pushes_only: bool = False,
+    pushes_only: bool = False, keep_pulls: list | None = None,
 ) -> tuple[list[Push], int] | None:
     """An optimal push sequence and its folded cost, or None when no solution exists.
 
@@ -130,13 +130,16 @@ def push_search(
     much sooner but is not proven optimal (its cost is at most `weight` times the best).
     With `pushes_only` (metric "pushes") walks cost nothing and PI-corral pruning is on
     (sokoban_corrals.py): the fewest pushes, proven, but not the fewest moves among them.
+    With a list `keep_pulls`, the pull table grown in this process, if one was, is put in it
+    still able to grow (the tie-break grows on from it: sokoban_tie_break.py), whether the
+    search took it up or not.
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
     big: list = []  # the search's big containers, freed a step at a time when it ends
     with collector_paused():
         try:
-            return _search(tables, boxes, player, control, metric, weight, pushes_only, helpers, big)
+            return _search(tables, boxes, player, control, metric, weight, pushes_only, helpers, big, keep_pulls)
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
@@ -150,7 +153,7 @@ def push_search(
 
 def _search(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, pushes_only: bool,
-    helpers: list, big: list,
+    helpers: list, big: list, keep_pulls: list | None,
 ) -> tuple[list[Push], int] | None:
     board = tables.board
     floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
@@ -304,7 +307,9 @@ def _search(
             room_due = 2 * control.expanded if more else 0
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
-            if near is None and isinstance(growing, PullTable):
+            if keep_pulls is not None:
+                keep_pulls[:] = [growing]  # (the caller's to let go of)
+            elif near is None and isinstance(growing, PullTable):
                 big.append(growing.table)
             most = _pulls_most(control.budget, growing)
             seconds = control.budget.seconds
@@ -315,7 +320,7 @@ def _search(
                     control.helpers += 1
                     apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
                 else:  # (None: dropped, the search goes on as if it had never been built)
-                    near = grown_in_halves(growing, control, half, most, left0)
+                    near = grown_in_halves(growing, control, half, most, left0, keep_growing=keep_pulls is not None)
                     grown += 1
                 pulls_due = 0
             else:  # in step with the search: each time its expansions double

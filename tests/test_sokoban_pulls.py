@@ -18,7 +18,7 @@ from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
 from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
 from fewest.solvers.sokoban_pulls_packed import fits
-from fewest.solvers.sokoban_tables import UNREACHABLE
+from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
 from tests.sokoban_support import (
     checked,
     level,
@@ -283,6 +283,61 @@ def test_the_packed_tables_peak_while_growing_is_within_its_size_limit(monkeypat
     tracemalloc.stop()
     assert table.radius >= 18 and len(table) < most
     assert peak <= table.fixed_bytes + table.bytes_per_entry * most
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypatch, symmetric):
+    """`most_within`, asked again after each layer (as the tie-break grows its table,
+    sokoban_tie_break.py): what the table holds and makes next, counted from what it holds
+    now, keeps its peak while growing within the memory given (Microban #144, stopped by
+    it 17 to 20 pulls deep, 300k to 430k entries)."""
+    import tracemalloc
+
+    if not symmetric:
+        plain(monkeypatch)
+    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 1 << 14)
+    lvl = microban(144)[143][0]
+    board = compile_board(lvl)
+    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    memory = 40 << 20
+    tracemalloc.start()
+    while True:
+        radius = table.radius
+        table.grow(Control(), None, table.most_within(memory), until=radius + 1)
+        if table.radius == radius:
+            break
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert not table.complete and table.radius >= 15
+    assert peak <= memory
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatch, kind):
+    """push_search's keep_pulls: the table grown in the search's process (here in halves,
+    with a time budget and no spare core, and held to 500 entries: dropped halfway) comes
+    back with its frontier, taken up or not, and grows on to the table a fresh one grows to."""
+    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
+    monkeypatch.setattr(sokoban_search, "spare_core", lambda: False)
+    real = sokoban_search.grown_in_halves
+    monkeypatch.setattr(sokoban_search, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
+        table, control, half, 500, *args, **kwargs))
+    use_kind(monkeypatch, kind)
+    lvl, row = microban(36)[35]
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    kept: list = []
+    found = sokoban_search.push_search(
+        build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
+    )
+    assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"])
+    (table,) = kept
+    assert isinstance(table, KINDS[kind]) and table.can_grow and 0 < table.radius and not table.complete
+    fresh = KINDS[kind](board, boxes)
+    for grown in (table, fresh):
+        grown.grow(Control(), None, 10**9)
+    assert table.complete and fresh.complete
+    assert len(table) == len(fresh) == 12_090 and table.radius == fresh.radius
 
 
 def use_kind(monkeypatch, kind: str) -> type:

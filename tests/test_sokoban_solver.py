@@ -383,14 +383,14 @@ def recorded_searches(monkeypatch, stop: str | None = None, mark=None) -> list:
     calls = []
     original = solver.push_search
 
-    def recorded(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+    def recorded(tables, boxes, player, control, metric, weight=1, pushes_only=False, **kept):
         calls.append((metric, weight, pushes_only, control.budget))
         if not (pushes_only and weight > 1):
             if stop is not None:
                 raise solver.Stopped(stop)
         elif mark is not None:
             mark.write_text(str(os.getpid()))
-        return original(tables, boxes, player, control, metric, weight, pushes_only)
+        return original(tables, boxes, player, control, metric, weight, pushes_only, **kept)
 
     monkeypatch.setattr(solver, "push_search", recorded)
     return calls
