@@ -110,8 +110,10 @@ class PullTable:
     def most_within(self, memory_bytes: int) -> int:
         """The entries it may grow to within `memory_bytes` from what it holds now (asked
         again after each layer): each one made holds its slot and key and, as the next
-        layer, its position."""
-        return len(self) + max(0, memory_bytes - self.nbytes()) // self.bytes_per_entry
+        layer, its position; and the dict may double its slots once (old and new held
+        while it moves them)."""
+        room = memory_bytes - self.nbytes() - sys.getsizeof(self.table)
+        return len(self) + max(0, room) // self.bytes_per_entry
 
     @property
     def can_grow(self) -> bool:

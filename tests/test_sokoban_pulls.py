@@ -313,6 +313,25 @@ def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypat
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_grown_a_layer_at_a_time_it_counts_what_it_already_holds(kind):
+    """Given the memory of four fifths of the whole table (Microban #36, 12,090 entries, 66
+    pulls deep: its last layers small), `most_within` stops it short: what it holds counts,
+    not only what a layer makes."""
+    lvl = microban(36)[35][0]
+    board = compile_board(lvl)
+    whole = table_for(lvl, kind=kind)
+    assert whole.complete and len(whole) == 12_090
+    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
+    memory = table.fixed_bytes + whole.nbytes() * 4 // 5
+    while True:
+        radius = table.radius
+        table.grow(Control(), None, table.most_within(memory), until=radius + 1)
+        if table.radius == radius:
+            break
+    assert not table.complete and len(table) > len(whole) // 3
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatch, kind):
     """push_search's keep_pulls: the table grown in the search's process (here in halves,
     with a time budget and no spare core, and held to 500 entries: dropped halfway) comes
