@@ -74,6 +74,11 @@ BACKWARD_WEIGHT = 3  # its factor on the matching
 # (pushes, moves) never got past 336 in 1,050 s (5.1M expansions). The first proof keeps
 # 51 of 60 s (#144's takes 26-28 s, 39-48 s with another busy process beside it).
 PUSHES_ALONE_SHARE = 0.15
+# Of the pushes alone's time (the child's own, from its waking), kept from the tie-break
+# for reordering the plan should it run out: reordered first, the plan took time the
+# tie-break proved Microban II #120 without (1.7 s of the 2 s it was short); Sasquatch
+# #49's 902 moves are 520 after 3 s of reordering (its child has 40-46 s).
+REORDER_SHARE = 0.07
 # With a spare core the pushes alone run beside the first proof instead, in a child forked
 # early (while this process is small: a child's resident size starts at its parent's) that
 # waits until the pull table's child is done (at most PULLS_APART_SHARE of the time; often
@@ -83,6 +88,10 @@ PUSHES_ALONE_SHARE = 0.15
 ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time, at the latest
 ALONE_MEMORY_SHARE = 0.25
 ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when the child wakes
+# Seconds the child stops before the proofs' end, for this process to read its word, replay
+# its plan and close it (Sasquatch #49 with no best effort after: 60.04 s, its reordering
+# having used the child's time to the end)
+ALONE_HANDOFF = 0.25
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
 # level the push search proved was lost to the meet search running out first, and 9 more
@@ -298,7 +307,7 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
             return True
         now = control.seconds
         if not alone.started and now >= fork_at:
-            alone.start(seconds - now, after=max(0.0, wake - now))
+            alone.start(seconds - now - ALONE_HANDOFF, after=max(0.0, wake - now))
         helped = helped or control.helpers > 0
         if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
@@ -378,22 +387,24 @@ def _pushes_alone(
 
 def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) -> tuple[list, int, bool] | None:
     """The pushes alone, proven fewest (as push_search), then on what is left of the budgets
-    the fewest moves among plans of those pushes (sokoban_tie_break.py): (plan, pushes *
-    MAJOR + moves, True), the answer under the pushes metric, proven. When that runs out:
-    (the plan reordered between boxes for fewer moves, its cost, False). (In the same
-    process: the child's time is its own, the first proof's is spent.)"""
-    proven = push_search(tables, boxes, player, control, "pushes", pushes_only=True)
-    found = _reordered(tables, boxes, player, control, proven)
+    but REORDER_SHARE the fewest moves among plans of those pushes (sokoban_tie_break.py):
+    (plan, pushes * MAJOR + moves, True), the answer under the pushes metric, proven. When
+    that runs out: (the plan reordered between boxes for fewer moves, on the time kept for
+    it, its cost, False). (In the same process: the child's time is its own, the first
+    proof's is spent.)"""
+    kept: list = []  # (the search's pull table, which the tie-break grows on)
+    found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept)
     if found is None:
         return None
     pushes = found[1] // MAJOR
     control.stored = 0  # (the search's table is gone)
     try:
-        plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control)
+        with control.share(1 - REORDER_SHARE):
+            plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control, kept.pop() if kept else None)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
-        return found[0], found[1], False
+        return *_reordered(tables, boxes, player, control, found), False
     tally = step_plan(tables.board, boxes, player, plan)[1]
     assert tally.pushes == pushes, "the tie-break's plan does not have the proven pushes"
     return plan, pushes * MAJOR + tally.moves, True

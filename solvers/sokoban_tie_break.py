@@ -10,21 +10,24 @@ kept when they can still finish within the pushes left: a depth-first
 search of the pushes alone answers that, with PI-corral pruning (it keeps a
 plan of the fewest pushes from any position), the box-to-goal matching and
 the pull table's exact pushes near the goal (sokoban_pulls.py, grown first
-with the N-push plan known) for bounds. Its answers hold whatever the way
-there ("no plan within b pushes from here", "one within b"), so each is
-kept and serves again. Then the fewest moves over the layers: each box set
-with the player's exact cell, the walk to each push counted.
+with the N-push plan known, on from the one the pushes alone grew if any)
+for bounds. Its answers hold whatever the way there ("no plan within b
+pushes from here", "one within b"), so each is kept and serves again. The
+pushes kept are kept as the graph's edges. Then the fewest moves over them:
+each box set with the player's exact cell, the walk to each push counted,
+one breadth-first search per position from all its player cells at once.
 
 The layers are small where a proof of (pushes, moves) sinks in positions
 whose bound is too low (Microban #153: 1,012 positions in its first 100
 layers). What it costs is the searches that turn a child away, on a level
 whose bound is far below its pushes. The pull table ends them early, so it
-gets up to TABLE_SHARE first (Sasquatch #16: 21.7 s of searches after a
-table 46 pulls deep, 58 s and out of time after one 41 deep). Measured, the
-whole solve under pushes at 60 s: Sasquatch #6 133 moves (43 pushes) in 44 s
-and #16 197 (68) in 45 s, where the proof of (pushes, moves) ran out (its plans
-140 and 209). Microban #153 (336 pushes) is out of reach: an early version
-took 28 minutes (its layers 2.2 million positions, 800 moves).
+gets up to TABLE_SHARE first, grown as deep as that allows (Microban II
+#104: its layers took 138 s after a table 49 pulls deep, 45 s after 55, 10 s
+after 65). Measured, the whole solve under pushes at 60 s: Sasquatch #6 133
+moves (43 pushes) in 38 s and #16 197 (68) in 40 s, Microban II #104 304
+(82) in 53 s and #120 390 (96) in 56 s, where the proof of (pushes, moves)
+ran out. Microban #153 (336 pushes) is out of reach: its layers hold 2.2
+million positions (800 moves), found with 12.8M expansions.
 """
 
 from __future__ import annotations
@@ -44,22 +47,26 @@ from fewest.solvers.sokoban_search import RELEASE_SECONDS, pushed_matching
 from fewest.solvers.sokoban_tables import Tables, side_row
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
+Edge = tuple[int, int, int, int]  # a push kept: (the child's key, its box set, the box's cell before, after)
 TABLE_SHARE = 0.5  # of the time and memory left, at most, for the pull table first
 ENTRY_BYTES = 200  # a remembered answer or layer position, about, until measured
 
 
 def fewest_moves_of_fewest_pushes(
-    tables: Tables, boxes: int, player: int, pushes: int, control: Control
+    tables: Tables, boxes: int, player: int, pushes: int, control: Control,
+    table: PullTable | PackedPullTable | None = None,
 ) -> list[Push]:
     """The plan with the fewest moves among those of `pushes` pushes, which must be proven
-    the fewest, as pushes (the box's cell, direction). Raises Stopped when the budget runs
-    out or it is cancelled."""
-    before = resident_bytes()  # (the table's arrays and all kept count against the memory)
+    the fewest, as pushes (the box's cell, direction). `table`: a pull table of this start
+    still able to grow, to grow on (the proof of the pushes alone grew one: on Microban II
+    #104, 5 s of the 31 left). Raises Stopped when the budget runs out or it is cancelled."""
+    # (the table's arrays and all kept count against the memory)
+    before = resident_bytes() - (0 if table is None else table.nbytes())
     try:
-        within = _Within(tables, _near_table(tables, boxes, pushes, control), control, before)
-        layers = _plan_layers(tables, boxes, player, pushes, within, control)
+        within = _Within(tables, _near_table(tables, boxes, pushes, control, table), control, before)
+        start, edges = _plan_layers(tables, boxes, player, pushes, within, control)
         del within  # (its answers and the table: not needed for the moves)
-        return _fewest_moves(tables, boxes, player, layers, control, before)
+        return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before)
     finally:
         control.release_seconds = 0.0
 
@@ -72,15 +79,27 @@ def _held(control: Control, entries: int, before: int) -> None:
     control.bytes_per_entry = max(ENTRY_BYTES, (resident_bytes() - before) // max(1, entries))
 
 
-def _near_table(tables: Tables, boxes: int, pushes: int, control: Control) -> PullTable | PackedPullTable:
-    """The pull table, grown on TABLE_SHARE of what is left of the time and memory, or until
-    it reaches `pushes` (then every answer is a look-up)."""
-    table = pull_table(tables.board, boxes)
+def _near_table(
+    tables: Tables, boxes: int, pushes: int, control: Control, table: PullTable | PackedPullTable | None
+) -> PullTable | PackedPullTable:
+    """The pull table (`table`, or a new one), grown on TABLE_SHARE of what is left of the
+    time and memory, or until it reaches `pushes` (then every answer is a look-up). A layer
+    at a time, each on the memory it leaves (`most_within`): the table's own estimate for
+    a search, every entry counted as frontier too, stopped Microban II #104's at 49 pulls
+    (2.4M entries, 100 MiB held) where its share would hold the whole (82 pulls, 6.2M
+    entries, 122 MiB), and the layers took 138 s after it against 10 s after one 65 deep."""
+    if table is None:
+        table = pull_table(tables.board, boxes)
     budget = control.budget
-    seconds = None if budget.seconds is None else max(0.0, budget.seconds - control.seconds) * TABLE_SHARE
-    memory = budget.memory_bytes
-    most = 1 << 40 if memory is None else max(0, int(memory * TABLE_SHARE) - table.fixed_bytes) // table.bytes_per_entry
-    table.grow(control, seconds, most, until=pushes, limit=lambda: pushes)
+    ends = None if budget.seconds is None else control.seconds + max(0.0, budget.seconds - control.seconds) * TABLE_SHARE
+    share = None if budget.memory_bytes is None else int(budget.memory_bytes * TABLE_SHARE)
+    while not table.complete and table.radius < pushes:
+        radius = table.radius
+        most = 1 << 40 if share is None else table.most_within(share)
+        table.grow(control, None if ends is None else max(0.0, ends - control.seconds), most,
+                   until=radius + 1, limit=lambda: pushes)
+        if table.radius == radius:
+            break  # (out of its time or memory, midway through a layer)
     table.stop_growing()
     return table
 
@@ -122,7 +141,7 @@ class _Within:
         if seen is None:
             seen = self.region(boxes, player)
         key = _key(boxes, seen, self.shift)
-        answer = self._known(key, boxes, player, budget, None)
+        answer = self._known(key, boxes, player, seen, budget, None)
         if answer is not None:
             return answer
         stack = [self._open(key, boxes, seen, budget, self.matched[key])]
@@ -138,7 +157,7 @@ class _Within:
                         found = True
                         break
                     child_key = _key(after, child_seen, self.shift)
-                    answer = self._known(child_key, after, cell, budget - 1, left)
+                    answer = self._known(child_key, after, cell, child_seen, budget - 1, left)
                     if answer is None:
                         stack.append(self._open(child_key, after, child_seen, budget - 1, (left, matching)))
                         break
@@ -156,26 +175,28 @@ class _Within:
             stack.pop()
         return found
 
-    def _known(self, key: int, boxes: int, player: int, budget: int, left: int | None) -> bool | None:
-        """The answer without a search, when there is one (`left`: the matching; None: worked
+    def _known(self, key: int, boxes: int, player: int, seen: int, budget: int, left: int | None) -> bool | None:
+        """The answer without a search, when there is one (`seen`: the player's region;
+        `left`: the matching; None: worked
         out here, when the table does not answer, and kept; failures on a bound are kept)."""
         if self.failed.get(key, -1) >= budget:
             return False
         done = self.done.get(key)
         if done is not None and done <= budget:
             return True
-        near = self.near.bound(boxes, player)
+        near = self.near.bound(boxes, player, seen)
         if near <= self.near.radius:  # (exact there)
             return near <= budget
-        if left is None:
-            matching = self.matched.get(key)
-            if matching is None:
-                matching = self.matched[key] = self._matching(boxes, player)
-            left = matching[0]
-        if max(near, left) > budget:
-            self.failed[key] = max(self.failed.get(key, -1), budget)
-            return False
-        return None
+        if near <= budget:  # (else no matching is worked out: on a complete table, a third of the time)
+            if left is None:
+                matching = self.matched.get(key)
+                if matching is None:
+                    matching = self.matched[key] = self._matching(boxes, player)
+                left = matching[0]
+            if left <= budget:
+                return None
+        self.failed[key] = max(self.failed.get(key, -1), budget)
+        return False
 
     def _matching(self, boxes: int, player: int) -> tuple[int, tuple]:
         """The box-to-goal matching (the player's side of each box counted), afresh: its cost
@@ -233,78 +254,92 @@ def _children(tables: Tables, boxes: int, seen: int, pushes: list | None = None)
 
 def _plan_layers(
     tables: Tables, boxes: int, player: int, pushes: int, within: _Within, control: Control
-) -> list[dict[int, tuple[int, int]]]:
-    """Layer k: every position k pushes from the start on some plan of `pushes` pushes, by
-    key (box set and region) -> (box set, a player cell of the region)."""
+) -> tuple[int, dict[int, list[Edge]]]:
+    """Every position on some plan of `pushes` pushes, a layer at a time from the start
+    (layer k: k pushes from it), as the pushes between them: the start's key, and by key
+    (box set and region) the pushes kept from there, each (the child's key, its box set,
+    the box's cell before and after the push)."""
     board = tables.board
-    layer = {_key(boxes, within.region(boxes, player), within.shift): (boxes, player)}
-    layers = [layer]
+    start = _key(boxes, within.region(boxes, player), within.shift)
+    layer = {start: (boxes, player)}
+    edges: dict[int, list[Edge]] = {}
     for k in range(pushes):
         left = pushes - k - 1
         made: dict[int, tuple[int, int]] = {}
-        for here, cell in layer.values():
+        for parent, (here, cell) in layer.items():
             seen = board.reach(cell, board.floor & ~here)
-            for after, pushed_from, _ in _children(tables, here, seen):
+            kept = edges[parent] = []
+            for after, pushed_from, target in _children(tables, here, seen):
                 region = within.region(after, pushed_from)
                 key = _key(after, region, within.shift)
-                if key not in made and within(after, pushed_from, left, region):
-                    made[key] = (after, pushed_from)
+                if key in made or within(after, pushed_from, left, region):
+                    made.setdefault(key, (after, pushed_from))
+                    kept.append((key, after, pushed_from, target))
         assert made, f"no plan of {pushes} pushes goes on from layer {k}"
-        layers.append(made)
         layer = made
         within.laid += len(made)
         within.held()
         control.check()
-    return layers
+    return start, edges
 
 
 def _fewest_moves(
-    tables: Tables, boxes: int, player: int, layers: list[dict[int, tuple[int, int]]], control: Control, before: int
+    tables: Tables, boxes: int, player: int, start: int, edges: dict[int, list[Edge]], pushes: int,
+    control: Control, before: int,
 ) -> list[Push]:
-    """The fewest moves through the layers: (box set, the player's cell) -> (moves so far,
-    the step back), a layer at a time; the plan read back from the last layer's best."""
+    """The fewest moves over the pushes kept (`edges`, from the start's key `start`), a
+    layer at a time: by key, (box set, {the player's cell: (moves so far, the key before)}).
+    A position's walks are one breadth-first search from all its player cells at once,
+    each joining at its moves, to the cells its pushes stand on (the children's regions
+    came with the edges: worked out again, they took 40% of this pass; a search from each
+    cell alone, half as many again). The plan is read back from the last layer's best."""
     board = tables.board
-    floor, steps, shift, live = board.floor, board.steps, board.size.bit_length(), tables.live
-    reached: dict[tuple[int, int], tuple[int, tuple | None]] = {(boxes, player): (0, None)}
+    floor, direction = board.floor, {step: d for d, step in enumerate(board.steps)}
+    reached: dict[int, tuple[int, dict[int, tuple[int, int | None]]]] = {start: (boxes, {player: (0, None)})}
     history = [reached]
-    held = sum(map(len, layers))
-    for layer in layers[1:]:
-        made: dict[tuple[int, int], tuple[int, tuple | None]] = {}
-        kept: dict[tuple[int, int], bool] = {}
-        for (here, cell), (moves, _) in reached.items():
-            free = floor & ~here
-            seen = board.reach(cell, free)
-            wanted = {}
-            for d, step, movers in open_pushes(steps, here, seen, live & ~here)[0]:
-                for box in cells_of(movers):
-                    after = here ^ (1 << box) ^ (1 << (box + step))
-                    child = (after, box)
-                    ok = kept.get(child)
-                    if ok is None:
-                        ok = kept[child] = _key(after, board.reach(box, floor & ~after), shift) in layer
-                    if ok:
-                        wanted.setdefault(box - step, []).append((child, box, d))
-            if not wanted:
-                continue
+    held = sum(map(len, edges.values()))
+    for _ in range(pushes):
+        made: dict[int, tuple[int, dict[int, tuple[int, int | None]]]] = {}
+        for key, (here, cells) in reached.items():
+            wanted: dict[int, list[Edge]] = {}
+            for edge in edges[key]:
+                wanted.setdefault(2 * edge[2] - edge[3], []).append(edge)  # (the player stands behind the box)
             targets = 0
             for stand in wanted:
                 targets |= 1 << stand
-            for stand, walk in board.distances(cell, targets, free):
-                for child, box, d in wanted[stand]:
-                    cost = moves + walk + 1
-                    old = made.get(child)
+            starts = {cell: entry[0] for cell, entry in cells.items()}
+            for stand, walked in board.distances_from(starts, targets, floor & ~here):
+                cost = walked + 1
+                for child_key, after, box, _ in wanted[stand]:
+                    child = made.get(child_key)
+                    if child is None:
+                        child = made[child_key] = (after, {})
+                    old = child[1].get(box)
                     if old is None or old[0] > cost:
-                        made[child] = (cost, (here, cell, box, d))
-            control.tick()
+                        child[1][box] = (cost, key)
+            control.tick(len(cells))
         history.append(made)
         reached = made
         held += len(made)
         _held(control, held, before)
     goals = board.goals
-    best = min((entry[0], position) for position, entry in reached.items() if position[0] == goals)[1]
+    best = min((entry[0], key, cell) for key, (after, cells) in reached.items() if after == goals
+               for cell, entry in cells.items())
+    cost, key, cell = best
     plan: list[Push] = []
     for k in range(len(history) - 1, 0, -1):
-        here, cell, box, d = history[k][best][1]
-        plan.append((box, d))
-        best = (here, cell)
+        after, cells = history[k][key]
+        parent = cells[cell][1]
+        here, before_cells = history[k - 1][parent]
+        target = ((after & ~here) & -(after & ~here)).bit_length() - 1  # (the box's cell after the push)
+        plan.append((cell, direction[target - cell]))
+        stand = 2 * cell - target
+        mask = 0
+        for c in before_cells:
+            mask |= 1 << c
+        walks = dict(board.distances(stand, mask, floor & ~here))  # (walks are the same both ways)
+        cost -= 1
+        cell = next(c for c, (moves, _) in before_cells.items() if c in walks and moves + walks[c] == cost)
+        cost = before_cells[cell][0]
+        key = parent
     return plan[::-1]

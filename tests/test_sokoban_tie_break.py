@@ -4,6 +4,7 @@ checked against an independent Dijkstra over single steps on small rooms, and ag
 proof of (pushes, moves) on Microban levels (two exact methods that share no search)."""
 
 import threading
+import time
 
 import pytest
 
@@ -12,6 +13,7 @@ from fewest.solvers import Budget, Control, Status
 from fewest.solvers import sokoban as solver
 from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_board import compile_board
+from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_tables import build_tables
 from fewest.solvers import sokoban_tie_break as tie_break_module
 from fewest.solvers.sokoban_pulls import pull_table
@@ -141,3 +143,47 @@ def test_when_the_tie_break_runs_out_too_the_pushes_alone_s_plan_is_found(monkey
     assert solution.status is Status.FOUND and solution.stats.reason == "time"
     oracle.replay_length(S, lvl, list(solution.moves))
     assert S.tally(solution.moves).pushes == solution.at_least == int(row["min_pushes"])
+    # the pushes alone's plan, reordered between boxes once the tie-break ran out (93 moves, 91)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    alone = solver.push_search(build_tables(board), boxes, player, Control(), "pushes", pushes_only=True)[0]
+    reordered = shortest_interleaving(board, boxes, player, alone, Control())
+    moves = S.tally(solution.moves).moves
+    assert moves == solver.step_plan(board, boxes, player, reordered)[1].moves < solver.step_plan(board, boxes, player, alone)[1].moves
+
+
+def test_a_tie_break_that_runs_to_the_end_of_its_time_leaves_some_to_reorder_the_plan(monkeypatch):
+    """With no best effort after it (as the benchmark solves), the tie-break's time ends
+    before the proofs' (REORDER_SHARE): the plan of the pushes alone comes back reordered."""
+
+    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None):
+        while True:
+            control.check()
+            time.sleep(0.01)
+
+    monkeypatch.setattr(solver, "spare_core", lambda: False)
+    monkeypatch.setattr(solver, "push_search", proof_runs_out(solver.push_search))
+    monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", until_the_time_is_up)
+    lvl = microban(66)[65][0]
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=3)), "pushes", best_effort=False)
+    assert solution.status is Status.FOUND and solution.stats.reason == "time"
+    assert oracle.replay_length(S, lvl, list(solution.moves)) == 91  # (the pushes alone's plan: 93)
+
+
+@pytest.mark.parametrize("most", [None, 150], ids=["a layer", "midway through a layer"])
+@pytest.mark.parametrize("number", [5, 36, 59])
+def test_given_a_table_part_grown_it_grows_on_to_the_same_answer(number, most):
+    """The pull table the pushes alone grew (push_search's keep_pulls), given three layers
+    deep or stopped midway through one: grown on from there, the answer is the proof's."""
+    lvl = microban(number)[number - 1][0]
+    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
+    moves, pushes = checked(lvl, proven)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    given = pull_table(board, boxes)
+    given.grow(Control(), None, most or 10**9, until=3)
+    assert given.can_grow and given.radius <= 3
+    plan = fewest_moves_of_fewest_pushes(build_tables(board), boxes, player, pushes, Control(Budget(seconds=60)), given)
+    assert S.tally(solver.step_plan(board, boxes, player, plan)[0]).pushes == pushes
+    assert oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, plan)[0]) == moves
+    assert given.radius > 3 and not given.can_grow  # (grown on, then let go of its frontier)
