@@ -130,9 +130,9 @@ def push_search(
     much sooner but is not proven optimal (its cost is at most `weight` times the best).
     With `pushes_only` (metric "pushes") walks cost nothing and PI-corral pruning is on
     (sokoban_corrals.py): the fewest pushes, proven, but not the fewest moves among them.
-    With a list `keep_pulls`, the pull table grown in this process, if one was, is put in it
-    still able to grow (the tie-break grows on from it: sokoban_tie_break.py), whether the
-    search took it up or not.
+    With a list `keep_pulls`, the pull table grown in this process, if one was (not in a
+    child beside it), is put in it still able to grow (the tie-break grows on from it:
+    sokoban_tie_break.py), whether the search took it up or not.
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
@@ -307,12 +307,12 @@ def _search(
             room_due = 2 * control.expanded if more else 0
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
-            if keep_pulls is not None:
+            seconds = control.budget.seconds
+            if keep_pulls is not None and not (seconds is not None and apart):  # (grown here)
                 keep_pulls[:] = [growing]  # (the caller's to let go of)
             elif near is None and isinstance(growing, PullTable):
                 big.append(growing.table)
             most = _pulls_most(control.budget, growing)
-            seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
                 if apart:

@@ -64,6 +64,7 @@ def fewest_moves_of_fewest_pushes(
     before = resident_bytes() - (0 if table is None else table.nbytes())
     try:
         within = _Within(tables, _near_table(tables, boxes, pushes, control, table), control, before)
+        del table  # (held by `within` alone from here, so let go of with it)
         start, edges = _plan_layers(tables, boxes, player, pushes, within, control)
         del within  # (its answers and the table: not needed for the moves)
         return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before)
@@ -177,8 +178,8 @@ class _Within:
 
     def _known(self, key: int, boxes: int, player: int, seen: int, budget: int, left: int | None) -> bool | None:
         """The answer without a search, when there is one (`seen`: the player's region;
-        `left`: the matching; None: worked
-        out here, when the table does not answer, and kept; failures on a bound are kept)."""
+        `left`: the matching; None: worked out here, when the table does not answer, and
+        kept; failures on a bound are kept)."""
         if self.failed.get(key, -1) >= budget:
             return False
         done = self.done.get(key)

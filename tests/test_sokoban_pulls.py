@@ -359,6 +359,23 @@ def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatc
     assert len(table) == len(fresh) == 12_090 and table.radius == fresh.radius
 
 
+def test_a_table_grown_in_a_child_beside_the_search_is_not_handed_over(monkeypatch):
+    """What the child grew comes back without its frontier (it cannot grow on), and the
+    search's own copy was never grown: keep_pulls stays empty (the tie-break grows its own)."""
+    if not spare_core():
+        pytest.skip("needs two cores")
+    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    wait_for_the_child(monkeypatch, True)
+    lvl, row = microban(36)[35]
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    kept: list = []
+    found = sokoban_search.push_search(
+        build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
+    )
+    assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"]) and kept == []
+
+
 def use_kind(monkeypatch, kind: str) -> type:
     """Make the search build tables of this kind; the class whose methods to watch."""
     monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "packed")
