@@ -104,49 +104,48 @@ class Board:
         """(cell, fewest steps to it) for each cell of `targets` the player reaches from
         `start` over `free`: `layers`, stopping once every target is found (the player
         mostly stands near them, so a few layers do on the largest board)."""
-        found = []
-        width, steps = self.width, 0
-        seen = frontier = 1 << start
-        while True:
-            hit = frontier & targets
-            if hit:
-                targets ^= hit
-                found += [(cell, steps) for cell in cells_of(hit)]
-                if not targets:
-                    return found
-            frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
-            if not frontier:
-                return found
-            seen |= frontier
-            steps += 1
+        found: list[tuple[int, int]] = []
+        self._spread(1 << start, 1 << start, targets, free, 0, None, found)
+        return found
 
     def distances_from(self, starts: dict[int, int], targets: int, free: int) -> list[tuple[int, int]]:
         """(cell, fewest of a start's steps so far and the steps from it) for each cell of
         `targets` reached from the cells of `starts` (cell -> steps so far) over `free`:
         one breadth-first search, each start joining it at its own steps."""
         queue = sorted((steps, cell) for cell, steps in starts.items())
-        found = []
-        width, steps = self.width, queue[0][0]
-        seen = frontier = 0
-        joined = 0
+        found: list[tuple[int, int]] = []
+        frontier = seen = 0
+        for index, (steps, cell) in enumerate(queue):
+            joining = 1 << cell & ~seen  # (a cell reached sooner from another start stays out)
+            frontier, seen = frontier | joining, seen | joining
+            until = queue[index + 1][0] if index + 1 < len(queue) else None
+            if until != steps:  # (else the next start joins at the same steps first)
+                frontier, seen, targets = self._spread(frontier, seen, targets, free, steps, until, found)
+                if not targets:
+                    break
+        return found
+
+    def _spread(
+        self, frontier: int, seen: int, targets: int, free: int, steps: int, until: int | None, found: list
+    ) -> tuple[int, int, int]:
+        """Breadth-first from `frontier` (at `steps`) over `free`, `seen` left out, up to
+        step `until` (None: to the end), each cell of `targets` reached added to `found`
+        with its steps: (frontier, seen, targets left) where it stopped."""
+        width = self.width
         while True:
-            while joined < len(queue) and queue[joined][0] <= steps:
-                frontier |= 1 << queue[joined][1] & ~seen
-                joined += 1
-            seen |= frontier
             hit = frontier & targets
             if hit:
                 targets ^= hit
                 found += [(cell, steps) for cell in cells_of(hit)]
                 if not targets:
-                    return found
+                    return frontier, seen, 0
+            if steps == until:
+                return frontier, seen, targets
             frontier = ((frontier << 1) | (frontier >> 1) | (frontier << width) | (frontier >> width)) & free & ~seen
-            if frontier:
-                steps += 1
-            elif joined < len(queue):
-                steps = queue[joined][0]  # (nothing spreads: on to the next start)
-            else:
-                return found
+            if not frontier:
+                return 0, seen, targets
+            seen |= frontier
+            steps += 1
 
     def walk(self, start: int, target: int, boxes: int) -> str | None:
         """A shortest walk (lurd letters) avoiding boxes; ties broken by direction order."""

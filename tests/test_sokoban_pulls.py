@@ -342,15 +342,7 @@ def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatc
     monkeypatch.setattr(sokoban_search, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
         table, control, half, 500, *args, **kwargs))
     use_kind(monkeypatch, kind)
-    lvl, row = microban(36)[35]
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    kept: list = []
-    found = sokoban_search.push_search(
-        build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
-    )
-    assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"])
-    (table,) = kept
+    board, boxes, (table,) = kept_by_the_pushes_alone(36)
     assert isinstance(table, KINDS[kind]) and table.can_grow and 0 < table.radius and not table.complete
     fresh = KINDS[kind](board, boxes)
     for grown in (table, fresh):
@@ -366,14 +358,21 @@ def test_a_table_grown_in_a_child_beside_the_search_is_not_handed_over(monkeypat
         pytest.skip("needs two cores")
     monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, True)
-    lvl, row = microban(36)[35]
+    assert kept_by_the_pushes_alone(36)[2] == []
+
+
+def kept_by_the_pushes_alone(number: int) -> tuple:
+    """(board, start boxes, what push_search put in keep_pulls) after proving the pushes
+    alone on Microban `number` with a time budget (their count checked)."""
+    lvl, row = microban(number)[number - 1]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     kept: list = []
     found = sokoban_search.push_search(
         build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
     )
-    assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"]) and kept == []
+    assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"])
+    return board, boxes, kept
 
 
 def use_kind(monkeypatch, kind: str) -> type:
