@@ -136,11 +136,12 @@ def solve(
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     proofs_end = 1 - BEST_EFFORT_SHARE if best_effort else 1.0  # (of the budgets)
     beside = control.budget.seconds is not None and spare_core()
+    whole = control.budget.seconds
     alone = None
     if metric == "pushes" and beside:
         memory = control.budget.memory_bytes
-        alone = SearchApart(
-            partial(_fewest_pushes, tables, boxes, player),
+        alone = SearchApart(  # (its pushes alone proven by the proofs' end; its tie-break may go on)
+            partial(_fewest_pushes, tables, boxes, player, proven_by=control.started + whole * proofs_end),
             None if memory is None else int(memory * ALONE_MEMORY_SHARE),
         )
     try:
@@ -150,7 +151,7 @@ def solve(
                 if isinstance(found, Solution):
                     return found
             elif alone is not None:
-                found = _alone_beside(tables, boxes, player, control, alone)
+                found = _alone_beside(tables, boxes, player, control, alone, whole)
             else:
                 if metric == "moves":
                     met = _meet_first(tables, boxes, player, control)
@@ -283,9 +284,13 @@ def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solutio
     return Solution(Status.OPTIMAL, tuple(plan), _stats(control), {"pushes": pushes})
 
 
-def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart) -> tuple | None:
+def _alone_beside(
+    tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart, ends: float
+) -> tuple | None:
     """Pushes, with a spare core: the proof of (pushes, moves) here, with the proof of the
-    pushes alone (`alone`) forked beside it after APART_AFTER seconds. The child waits
+    pushes alone (`alone`) forked beside it after APART_AFTER seconds, to search until
+    `ends` (the solve's seconds: the best effort is not needed once the pushes alone are
+    proven, so their tie-break may take its share too). The child waits
     until the search's own helper (the pull table's child) is done, or ALONE_AFTER of the
     time at the latest, then searches on its memory share, which this search gives up then
     (or, already holding too much of it, lets the child go: the pushes alone then come
@@ -307,7 +312,7 @@ def _alone_beside(tables: Tables, boxes: int, player: int, control: Control, alo
             return True
         now = control.seconds
         if not alone.started and now >= fork_at:
-            alone.start(seconds - now - ALONE_HANDOFF, after=max(0.0, wake - now))
+            alone.start(ends - now - ALONE_HANDOFF, after=max(0.0, wake - now))
         helped = helped or control.helpers > 0
         if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
@@ -385,15 +390,21 @@ def _pushes_alone(
     return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes}, at_least=tally.pushes)
 
 
-def _fewest_pushes(tables: Tables, boxes: int, player: int, control: Control) -> tuple[list, int, bool] | None:
-    """The pushes alone, proven fewest (as push_search), then on what is left of the budgets
-    but REORDER_SHARE the fewest moves among plans of those pushes (sokoban_tie_break.py):
+def _fewest_pushes(
+    tables: Tables, boxes: int, player: int, control: Control, proven_by: float | None = None
+) -> tuple[list, int, bool] | None:
+    """The pushes alone, proven fewest (as push_search; by the clock's `proven_by`, if
+    given, else on the whole budget), then on what is left of the budgets but
+    REORDER_SHARE the fewest moves among plans of those pushes (sokoban_tie_break.py):
     (plan, pushes * MAJOR + moves, True), the answer under the pushes metric, proven. When
     that runs out: (the plan reordered between boxes for fewer moves, on the time kept for
     it, its cost, False). (In the same process: the child's time is its own, the first
     proof's is spent.)"""
     kept: list = []  # (the search's pull table, which the tie-break grows on)
-    found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept)
+    seconds = control.budget.seconds
+    share = 1.0 if proven_by is None or not seconds else min(1.0, max(0.0, (proven_by - control.started) / seconds))
+    with control.share(share):
+        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept)
     if found is None:
         return None
     pushes = found[1] // MAJOR

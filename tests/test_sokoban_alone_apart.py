@@ -125,6 +125,54 @@ def test_the_child_s_tie_break_ends_the_first_proof_with_the_answer(monkeypatch,
     assert not multiprocessing.active_children()
 
 
+def test_the_child_s_tie_break_runs_past_the_proofs_end_into_the_best_effort_s_time(monkeypatch, children, tmp_path):
+    """With a best effort after the proofs, the child's pushes alone must be proven by the
+    proofs' end, but its tie-break may go on: no best effort is needed once they are. Here
+    the tie-break runs until its time is up; the plan comes back FOUND, within the budget."""
+    stopped_at = tmp_path / "stopped at"
+
+    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None):
+        try:
+            while True:
+                control.check()
+                time.sleep(0.01)
+        finally:
+            stopped_at.write_text(repr(time.perf_counter()))
+
+    monkeypatch.setattr(solver, "push_search", first_proof(endless))
+    monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", until_the_time_is_up)
+    monkeypatch.setattr(solver, "REORDER_SHARE", 0.01)
+    lvl, row = microban(66)[65]
+    started = time.perf_counter()
+    seconds = 5.0
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=seconds, memory_bytes=1 << 30)), "pushes")
+    ended = time.perf_counter()
+    pushes_found(lvl, row, solution)
+    assert float(stopped_at.read_text()) - started > seconds * (1 - solver.BEST_EFFORT_SHARE)
+    assert ended - started < seconds
+
+
+def test_the_child_s_pushes_alone_stop_at_the_proofs_end(monkeypatch, children, tmp_path):
+    """The child's pushes alone still stop at the proofs' end, so the best effort has its
+    share when they run out too (it finds a plan)."""
+    stopped_at = tmp_path / "stopped at"
+
+    def pushes_alone_endless(tables, boxes, player, control, metric, *args, **kwargs):
+        try:
+            endless(control)
+        finally:
+            stopped_at.write_text(repr(time.perf_counter()))
+
+    monkeypatch.setattr(solver, "push_search", first_proof(endless, alone=pushes_alone_endless))
+    lvl = microban(66)[65][0]
+    started = time.perf_counter()
+    seconds = 5.0
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=seconds, memory_bytes=1 << 30)), "pushes")
+    assert float(stopped_at.read_text()) - started <= seconds * (1 - solver.BEST_EFFORT_SHARE) + 0.1
+    assert solution.status is Status.FOUND and solution.stats.reason == "time"
+    oracle.replay_length(S, lvl, list(solution.moves))
+
+
 def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children, tie_break_runs_out):
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
