@@ -88,9 +88,9 @@ REORDER_SHARE = 0.07
 ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time, at the latest
 ALONE_MEMORY_SHARE = 0.25
 ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when the child wakes
-# Seconds the child stops before the proofs' end, for this process to read its word, replay
-# its plan and close it (Sasquatch #49 with no best effort after: 60.04 s, its reordering
-# having used the child's time to the end)
+# Seconds the child stops before the solve's time is up, for this process to read its word,
+# replay its plan and close it (Sasquatch #49 with no best effort after: 60.04 s, its
+# reordering having used the child's time to the end)
 ALONE_HANDOFF = 0.25
 # Moves: the proof's time and memory shares of the search from both ends, which goes first;
 # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
