@@ -149,7 +149,7 @@ class PullTable:
         as it goes: the pushes of a plan the search knows (None: none yet); from then on
         positions no plan of so many pushes goes through are left out
         (sokoban_pulls_forward.py)."""
-        if self._layer is None:
+        if not self.can_grow:
             raise ValueError("a pull table sent from another process cannot grow on")
         board, table, shift = self.board, self.table, self.shift
         floor, steps, reachable = board.floor, board.steps, self._reachable

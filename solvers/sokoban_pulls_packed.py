@@ -306,7 +306,7 @@ class PackedPullTable:
         The control's budget and cancel still apply. `limit`, asked as it goes: the pushes
         of a plan the search knows (None: none yet); from then on positions no plan of so
         many pushes goes through are left out (sokoban_pulls_forward.py)."""
-        if self._layer is None or self._made is None:
+        if not self.can_grow:
             raise ValueError("a pull table sent from another process cannot grow on")
         deadline = None if seconds is None else control.seconds + seconds
         while self._layer:

@@ -307,12 +307,12 @@ def _search(
             room_due = 2 * control.expanded if more else 0
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
-            seconds = control.budget.seconds
-            if keep_pulls is not None and not (seconds is not None and apart):  # (grown here)
+            if keep_pulls is not None and not apart:  # (grown here, not in a child)
                 keep_pulls[:] = [growing]  # (the caller's to let go of)
             elif near is None and isinstance(growing, PullTable):
                 big.append(growing.table)
             most = _pulls_most(control.budget, growing)
+            seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
                 half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
                 if apart:
