@@ -34,6 +34,11 @@ def frozen_group(tables: Tables, boxes: int, cell: int) -> int:
     board = tables.board
     floor, dead = board.floor, tables.dead
     horizontal, vertical = board.steps[2], board.steps[3]
+    if not board.spread(1 << cell) & boxes:  # (a box alone: no flood fill; most pushes in the tie-break)
+        alone = 1 << cell
+        if _blocked(cell, horizontal, alone, floor, dead) and _blocked(cell, vertical, alone, floor, dead):
+            return alone
+        return 0
     group = board.reach(cell, boxes)  # the boxes touching this one, transitively
     changed = True
     while changed:

@@ -20,7 +20,7 @@ from fewest.solvers import sokoban_search as search
 from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign, warm_assign
 from fewest.solvers.sokoban_bench import BenchRow, BenchSummary, format_row, format_summary, run_collection
 from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_deadlock import is_dead
+from fewest.solvers.sokoban_deadlock import frozen_group, is_dead
 from fewest.solvers.sokoban_probe import CorralProbe
 from fewest.solvers.sokoban_pulls_apart import spare_core
 from fewest.solvers.sokoban_tables import build_tables, side_row
@@ -340,6 +340,49 @@ def test_frozen_boxes_all_on_goals_are_fine():
     lvl = level("######\n#**  #\n#**  #\n#@ $.#\n######")
     assert not is_dead(lvl, S.initial_state(lvl))
     assert checked(lvl, solve(lvl, "moves")) == (2, 1)
+
+
+def _frozen_by_definition(board, dead: int, boxes: int, cell: int) -> int:
+    """The frozen group of the box on `cell`, as the definition reads: of the boxes touching
+    it (transitively), drop any that can move along some axis (no wall either side, not dead
+    squares both sides, no box still in the group either side) until none can; 0 when the
+    box itself can."""
+    group, frontier = 0, [cell]
+    while frontier:
+        here = frontier.pop()
+        if (boxes >> here) & 1 and not (group >> here) & 1:
+            group |= 1 << here
+            frontier.extend(here + step for step in board.steps)
+    def free_along(box: int, step: int) -> bool:
+        ends = (box - step, box + step)
+        return (all((board.floor >> end) & 1 for end in ends) and not all((dead >> end) & 1 for end in ends)
+                and not any((group >> end) & 1 for end in ends))
+    changed = True
+    while changed:
+        changed = False
+        for box in list(cells_of(group)):
+            if free_along(box, board.steps[2]) or free_along(box, board.steps[3]):
+                group &= ~(1 << box)
+                changed = True
+    return group if (group >> cell) & 1 else 0  # (others frozen, this one free: not its group)
+
+
+def test_frozen_groups_as_the_definition_reads_boxes_alone_included():
+    """Random box sets on Microban boards, many with the pushed box touching no other (the
+    frozen check's shortcut, no flood fill) and many in clusters."""
+    rng = random.Random(11)
+    alone = 0
+    for lvl, _ in microban(155)[::9]:
+        board = compile_board(lvl)
+        tables = build_tables(board)
+        floor = list(cells_of(board.floor))
+        for _ in range(400):
+            chosen = rng.sample(floor, rng.randint(1, min(14, len(floor))))
+            boxes = sum(1 << box for box in chosen)
+            cell = rng.choice(chosen)
+            alone += not board.spread(1 << cell) & boxes
+            assert frozen_group(tables, boxes, cell) == _frozen_by_definition(board, tables.dead, boxes, cell)
+    assert alone > 1000
 
 
 # ----- budgets, cancellation, the registry ----------------------------------------------
