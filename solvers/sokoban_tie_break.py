@@ -27,7 +27,11 @@ after 65). Measured, the whole solve under pushes at 60 s: Sasquatch #6 133
 moves (43 pushes) in 38 s and #16 197 (68) in 40 s, Microban II #104 304
 (82) in 53 s and #120 390 (96) in 56 s, where the proof of (pushes, moves)
 ran out. Microban #153 (336 pushes) is out of reach: its layers hold 2.2
-million positions (800 moves), found with 12.8M expansions.
+million positions (800 moves), found with 12.8M expansions. Tried there and
+dropped: each question searched best-first (exact pushes from it, so every
+failure kept at its most) took as many expansions as depth-first (2.48M
+against 2.52M through layer 84); the expansions are the bound's slack (18
+pushes at the start, 4 to 6 until layer 86), not searches done twice.
 """
 
 from __future__ import annotations
@@ -241,16 +245,21 @@ def _children(tables: Tables, boxes: int, seen: int, pushes: list | None = None)
     """(box set, player's cell, the box's new cell) after each push from the player's region
     `seen` (`pushes`: only those, as corral_pushes gives them), bar pushes onto dead squares
     and freezes off the goals."""
+    goals = tables.board.goals
+    for after, cell, target in _pushed(tables, boxes, seen, pushes):
+        if not frozen_group(tables, after, target) & ~goals:
+            yield after, cell, target
+
+
+def _pushed(tables: Tables, boxes: int, seen: int, pushes: list | None = None) -> Iterator[tuple[int, int, int]]:
+    """As _children, freezes not yet ruled out."""
     board = tables.board
     if pushes is None:
         pushes = open_pushes(board.steps, boxes, seen, tables.live & ~boxes)[0]
-    goals = board.goals
     for _, step, movers in pushes:
         for cell in cells_of(movers):
             target = cell + step
-            after = boxes ^ (1 << cell) ^ (1 << target)
-            if not frozen_group(tables, after, target) & ~goals:
-                yield after, cell, target
+            yield boxes ^ (1 << cell) ^ (1 << target), cell, target
 
 
 def _plan_layers(
@@ -259,22 +268,28 @@ def _plan_layers(
     """Every position on some plan of `pushes` pushes, a layer at a time from the start
     (layer k: k pushes from it), as the pushes between them: the start's key, and by key
     (box set and region) the pushes kept from there, each (the child's key, its box set,
-    the box's cell before and after the push)."""
+    the box's cell before and after the push). A child laid in an earlier layer is dropped
+    unasked; one laid in this layer already is kept without its freeze checked again."""
     board = tables.board
-    start = _key(boxes, within.region(boxes, player), within.shift)
-    layer = {start: (boxes, player)}
+    goals = board.goals
+    seen = within.region(boxes, player)
+    start = _key(boxes, seen, within.shift)
+    layer = {start: (boxes, seen)}  # (by key, its box set and the player's region)
     edges: dict[int, list[Edge]] = {}
     for k in range(pushes):
         left = pushes - k - 1
         made: dict[int, tuple[int, int]] = {}
-        for parent, (here, cell) in layer.items():
-            seen = board.reach(cell, board.floor & ~here)
+        for parent, (here, seen) in layer.items():
             kept = edges[parent] = []
-            for after, pushed_from, target in _children(tables, here, seen):
+            for after, pushed_from, target in _pushed(tables, here, seen):
                 region = within.region(after, pushed_from)
                 key = _key(after, region, within.shift)
-                if key in made or within(after, pushed_from, left, region):
-                    made.setdefault(key, (after, pushed_from))
+                if key in made:  # (its box set was found not frozen, and it goes on)
+                    kept.append((key, after, pushed_from, target))
+                elif key in edges:
+                    continue  # (fewer pushes reach it, so no plan of `pushes` has it k + 1 pushes in)
+                elif not frozen_group(tables, after, target) & ~goals and within(after, pushed_from, left, region):
+                    made[key] = (after, region)
                     kept.append((key, after, pushed_from, target))
         assert made, f"no plan of {pushes} pushes goes on from layer {k}"
         layer = made

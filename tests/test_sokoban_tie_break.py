@@ -187,3 +187,48 @@ def test_given_a_table_part_grown_it_grows_on_to_the_same_answer(number, most):
     assert S.tally(solver.step_plan(board, boxes, player, plan)[0]).pushes == pushes
     assert oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, plan)[0]) == moves
     assert given.radius > 3 and not given.can_grow  # (grown on, then let go of its frontier)
+
+
+class _Asked(_Within):
+    """The layers' questions, recorded: (the position's key, the pushes left)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.asked: list[tuple[int, int]] = []
+
+    def __call__(self, boxes, player, budget, seen=None):
+        self.asked.append((tie_break_module._key(boxes, seen, self.shift), budget))
+        return super().__call__(boxes, player, budget, seen)
+
+
+@pytest.mark.parametrize("number", [4, 10, 17])
+def test_a_push_back_to_a_position_of_an_earlier_layer_is_never_asked_about(number):
+    """A position fewer pushes reach is on no plan of the fewest pushes further in, so the
+    layers drop it without a search; such pushes exist here, and the answer is the proof's."""
+    lvl, row = microban(number)[number - 1]
+    pushes = int(row["min_pushes"])
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    control = Control(Budget(seconds=30))
+    within = _Asked(tables, pull_table(board, boxes), control, 0)
+    start, edges = tie_break_module._plan_layers(tables, boxes, player, pushes, within, control)
+    laid = {start: (0, boxes, board.reach(player, board.floor & ~boxes))}  # key: (layer, boxes, region)
+    order = [start]
+    for key in order:
+        for child, after, cell, _ in edges.get(key, ()):
+            if child not in laid:
+                laid[child] = (laid[key][0] + 1, after, board.reach(cell, board.floor & ~after))
+                order.append(child)
+    back = sum(
+        1
+        for layer, here, seen in laid.values() if layer < pushes
+        for after, cell, _ in tie_break_module._children(tables, here, seen)
+        if laid.get(tie_break_module._key(after, board.reach(cell, board.floor & ~after), within.shift), (layer + 1,))[0] <= layer
+    )
+    assert back > 0
+    assert all(laid.get(key, (pushes,))[0] >= pushes - left for key, left in within.asked)
+    plan = tie_break_module._fewest_moves(tables, boxes, player, start, edges, pushes, control, 0)
+    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
+    moves = solver.step_plan(board, boxes, player, plan)[0]
+    assert (S.tally(moves).pushes, oracle.replay_length(S, lvl, moves)) == checked(lvl, proven)[::-1]
