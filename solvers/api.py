@@ -11,6 +11,12 @@ from fewest.solvers.registry import solver_for
 from fewest.solvers.solution import Solution
 
 
+def metrics(family: str) -> tuple[str, ...]:
+    """What the family's plans can be shortest by, the default first ("moves"; Sokoban
+    also "pushes": fewest pushes, then moves)."""
+    return tuple(getattr(solver_for(family), "METRICS", ("moves",)))
+
+
 def solve(
     family: str,
     level: Any,
@@ -23,9 +29,8 @@ def solve(
 ) -> Solution:
     """A shortest plan from `state` (default: the level's start) under `metric`."""
     module = solver_for(family)
-    metrics = getattr(module, "METRICS", ("moves",))
-    if metric not in metrics:
-        raise ValueError(f"{family} has no metric {metric!r} (choose from {', '.join(metrics)})")
+    if metric not in metrics(family):
+        raise ValueError(f"{family} has no metric {metric!r} (choose from {', '.join(metrics(family))})")
     if state is None:
         from fewest.engine.registry import rules_for
 

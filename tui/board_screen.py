@@ -24,6 +24,7 @@ from fewest.engine.registry import rules_for
 from fewest.levels import read_file_each
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import is_bundled
+from fewest.solvers import api
 from fewest.tui.board_base import BoardView
 from fewest.tui.board_thinking import Thinking
 from fewest.tui.catalog import par_of
@@ -55,6 +56,8 @@ class BoardScreen(Thinking, Screen[int]):
                 tooltip="Copy your moves from the start, as text, to the clipboard (if the terminal allows)"),
         Binding("m", "meter", "Meter", id="meter", show=False,
                 tooltip="Meter: show the exact moves to go, live"),
+        Binding("M", "metric", "Metric", id="metric", show=False,
+                tooltip="Metric: hints and solve by the fewest moves, or by the fewest pushes (then moves)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
         Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
                 tooltip="Stop a search or a solve; else back to the levels"),
@@ -78,12 +81,24 @@ class BoardScreen(Thinking, Screen[int]):
     def entry(self) -> LevelEntry:
         return self.entries[self.index]
 
+    @property
+    def metric(self) -> str:
+        """What hints and solve go by here: the player's choice where the family has it."""
+        chosen = self.store.setting("metric", "moves")  # (settings.json is the user's: any value)
+        return chosen if isinstance(chosen, str) and chosen in self.books else "moves"
+
+    @property
+    def book(self) -> PlanBook:
+        """The plans known for this level under the metric chosen."""
+        return self.books[self.metric]
+
     def _open(self, index: int) -> None:
         self.index = index
         entry = self.entry
         rules = rules_for(entry.family)
         self.game = Game(rules, entry.level)
-        self.book = PlanBook(rules, entry.level)
+        # (a plan book per metric: a plan of the fewest moves need not be one of the fewest pushes)
+        self.books = {metric: PlanBook(rules, entry.level, metric) for metric in api.metrics(entry.family)}
         self.hints = 0
         self.unsolvable = False  # (proven by the solver, for the level shown: not yet)
         self._thinking_reset()
@@ -111,7 +126,7 @@ class BoardScreen(Thinking, Screen[int]):
             # (with the proven plan on from here, if known: a hint there may have taken a minute.
             # Traffic's car just moved may go on for free: its hint also needs the positions
             # that move leads to, not kept, so it searches again, as its searches are quick)
-            plan = self.book.get(game.state)
+            plan = self.books["moves"].get(game.state)  # (what a resumed game takes it for)
             text = None if plan is None else format_plan(game.rules, plan)
             self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, text))
         else:
@@ -146,7 +161,7 @@ class BoardScreen(Thinking, Screen[int]):
         self._recall_plans()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
-        self._prepare(entry, self.book, unproven)
+        self._prepare(entry, self.books["moves"], unproven)  # (the par counts moves)
         self._changed()
 
     @property
@@ -246,6 +261,7 @@ class BoardScreen(Thinking, Screen[int]):
         record = self.store.level(self.entry.key)
         shows_pushes = self.entry.family == "sokoban"
         facts = StatusFacts(
+            metric=self.metric,
             moves=counters.moves,
             pushes=counters.pushes if shows_pushes else None,
             par=par_of(self.entry, self.store),
@@ -306,6 +322,8 @@ class BoardScreen(Thinking, Screen[int]):
         }
         if action == "meter":
             return self._board is not None and self._board.METER
+        if action == "metric":
+            return len(getattr(self, "books", ())) > 1
         if action == "cancel_or_back" and not idle:
             return True
         return enabled.get(action, True) or None
@@ -444,8 +462,9 @@ class BoardScreen(Thinking, Screen[int]):
         new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted,
                                            format_plan(game.rules, game.line_moves))
         self.store.drop_game(entry.key, finished=True)
-        if new_best:  # (as the book has it from the visit's start: for a hint after undos)
-            self.book.learn_saved(game.start, game.line_moves, "your best solution")
+        if new_best:  # (as the books have it from the visit's start: for a hint after undos)
+            for book in self.books.values():
+                book.learn_saved(game.start, game.line_moves, "your best solution")
         facts = SolvedFacts(
             moves=counters.moves,
             pushes=counters.pushes if entry.family == "sokoban" else None,

@@ -59,6 +59,8 @@ class SokobanBoard(BoardView):
         "s is down and S is solve; h is hint, so walking left is a or the arrow.",
         "A push that leaves a box where it can never reach a goal is flagged at once;"
         " undo takes it back.",
+        "M switches hints and solve between the fewest moves (then pushes) and the fewest"
+        " pushes (then moves), for every level; the par and your best count moves.",
     )
 
     def reset_ui(self) -> None:

@@ -78,6 +78,23 @@ class Thinking:
             self.workers.cancel_group(self, "meter")
         self._show_status()
 
+    def action_metric(self) -> None:
+        """Hints and solve by the other metric (Sokoban: fewest moves or fewest pushes),
+        for every level from now on; a search for the one before stops."""
+        metrics = list(self.books)
+        if len(metrics) < 2:
+            return
+        chosen = metrics[(metrics.index(self.metric) + 1) % len(metrics)]
+        self._stop_thinking()
+        self.store.set_setting("metric", chosen)
+        self.analysis = None
+        self.hint_stage = 0
+        self.board.hint_move = None
+        self.board.show()
+        other = {"moves": "pushes", "pushes": "moves"}.get(chosen, "moves")
+        self.say(f"Hints and solve now go by the fewest {chosen} (then {other}); M switches back.")
+        self._show_status()
+
     # ----- hints and solve -----------------------------------------------
     def action_hint(self) -> None:
         if self.game.is_solved():
@@ -128,7 +145,8 @@ class Thinking:
 
     def _is_current(self, analysis: Analysis | None) -> bool:
         """Is `analysis` about where the player stands now, after the move just played?"""
-        return analysis is not None and analysis.state == self.game.state and analysis.last == self._last_move()
+        return (analysis is not None and analysis.state == self.game.state and analysis.last == self._last_move()
+                and analysis.metric == self.metric)
 
     def _history(self) -> list:
         """The positions before the current one, oldest first (what undo goes back through)."""
@@ -149,7 +167,7 @@ class Thinking:
         # (from the start with no move before it: back at the start after a traffic car went
         # and came back, that car may go on for free, and the count is not the par)
         at_start = analysis.state == self.game.rules.initial_state(entry.level) and analysis.last is None
-        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None:
+        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None and analysis.metric == "moves":
             self._proven_par(analysis.moves_to_go, analysis.plan)  # a hint from the start proves the par
         if not self._is_current(analysis):
             return
@@ -178,7 +196,9 @@ class Thinking:
         moves = f"{n} move{'s' if n != 1 else ''}"
         if self.entry.family == "sokoban":
             pushes = self.game.rules.tally(analysis.plan or ()).pushes
-            moves += f" ({pushes} push{'es' if pushes != 1 else ''})"
+            pushes_text = f"{pushes} push{'es' if pushes != 1 else ''}"
+            # (the metric's count first: it is the one proven fewest)
+            moves = f"{pushes_text} ({moves})" if analysis.metric == "pushes" else f"{moves} ({pushes_text})"
         unproven = ""
         if analysis.status is not Status.OPTIMAL:
             bound = "" if analysis.at_least is None else f"; at least {analysis.at_least}"
@@ -190,7 +210,8 @@ class Thinking:
         if analysis.status in (Status.BUDGET, Status.CANCELLED):
             short = "time" if analysis.reason == "time" else "room"
             if analysis.at_least is not None:  # what the proof got to is still worth knowing
-                return f"No plan found: the search ran out of {short} (at least {analysis.at_least} moves from here)."
+                return (f"No plan found: the search ran out of {short}"
+                        f" (at least {analysis.at_least} {analysis.metric} from here).")
             return f"No plan found: the search ran out of {short}."
         back = analysis.undo_to_solvable
         if back:
@@ -324,14 +345,14 @@ class Thinking:
         return entry.key, len(solution.moves), solution.moves
 
     def _recall_plans(self) -> None:
-        """Put into the book the shortest plans known from an earlier visit or the level's
-        file, so that a hint or solve there needs no search (on the hardest levels, a
-        minute's): from the start, the one the solver proved with the par, else the
+        """Put into the moves' book the shortest plans known from an earlier visit or the
+        level's file, so that a hint or solve there needs no search (on the hardest levels,
+        a minute's): from the start, the one the solver proved with the par, else the
         player's own best or a solution saved in the file if it is as short; from where a
         resumed game stands, the one kept with it. A plan that no longer solves the level
         (in `par` moves, from the start) is passed over. The player's best and the file's
-        solutions, whatever their length, are kept aside for positions on their way where
-        a search finds no plan as short."""
+        solutions, whatever their length, are kept aside in every book for positions on
+        their way where a search finds no plan as short."""
         entry = self.entry
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
@@ -341,7 +362,7 @@ class Thinking:
         for text in (record.par_plan, record.best_plan, *entry.solutions) if par is not None else ():
             plan = solving(text)
             if plan is not None and len(plan) == par:
-                self.book.learn(start, plan)
+                self.books["moves"].learn(start, plan)  # (the par counts moves)
                 break
         for texts, origin in (((record.best_plan,), "your best solution"),
                               (entry.solutions, "the level file's solution")):
@@ -350,10 +371,11 @@ class Thinking:
                     continue
                 plan = solving(text)
                 if plan is not None:
-                    self.book.learn_saved(start, plan, origin)
+                    for book in self.books.values():
+                        book.learn_saved(start, plan, origin)
         plan = self._solving_plan(self._resumed_plan, self.game.state)
         if plan is not None:
-            self.book.learn(self.game.state, plan)
+            self.books["moves"].learn(self.game.state, plan)  # (as save_game keeps it)
 
     def _solving_plan(self, text: str | None, state: Any) -> list | None:
         """The moves of `text` if they solve the level from `state`, else None."""

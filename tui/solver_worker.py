@@ -35,16 +35,34 @@ class PlanBook:
     """Remaining plans by state, for one level: proven-optimal ones, and apart from them
     plans not proven shortest with the lower bound the proof reached; and, kept aside, the
     solutions known to work (a level file's, the player's best) for where a search finds
-    no plan as short."""
+    no plan as short. `metric`: what its plans are shortest by ("pushes": Sokoban's fewest
+    pushes, then moves), as the searches it asks for are told."""
 
-    def __init__(self, rules: Any, level: Any) -> None:
+    def __init__(self, rules: Any, level: Any, metric: str = "moves") -> None:
         self.rules = rules
         self.level = level
+        self.metric = metric
         self._plans: dict[Any, tuple] = {}
         self._found: dict[Any, tuple[tuple, int | None]] = {}  # state -> (plan, at least)
-        # state -> (a solution, how many of its moves lead there, whose): its rest is cut
-        # when asked for, as a copy per position would take memory as the square of its length
-        self._saved: dict[Any, tuple[tuple, int, str]] = {}
+        # state -> (a solution, how many of its moves lead there, whose, the costs of its
+        # tails): its rest is cut when asked for, as a copy per position would take memory
+        # as the square of its length
+        self._saved: dict[Any, tuple[tuple, int, str, list]] = {}
+
+    def cost(self, plan: Sequence[Any]) -> Any:
+        """What makes one plan shorter than another under the book's metric."""
+        return self._tail_costs(plan)[0]
+
+    def _tail_costs(self, plan: Sequence[Any]) -> list:
+        """The cost of each tail of `plan` (from its i-th move on), and of none last."""
+        n = len(plan)
+        if self.metric != "pushes":
+            return list(range(n, -1, -1))
+        costs, pushes = [(0, 0)], 0
+        for i in range(n - 1, -1, -1):
+            pushes += self.rules.tally(plan[i:i + 1]).pushes
+            costs.append((pushes, n - i))
+        return costs[::-1]
 
     def get(self, state: Any) -> tuple | None:
         """The proven-optimal plan from `state`, if known."""
@@ -54,10 +72,10 @@ class PlanBook:
         """What the book says about `state`: a proven plan, else one not proven shortest."""
         plan = self._plans.get(state)
         if plan is not None:
-            return Analysis(state, plan)
+            return Analysis(state, plan, metric=self.metric)
         found = self._found.get(state)
         if found is not None:
-            return Analysis(state, found[0], Status.FOUND, at_least=found[1])
+            return Analysis(state, found[0], Status.FOUND, at_least=found[1], metric=self.metric)
         return None
 
     def record(self, state: Any, solution: Solution) -> None:
@@ -80,11 +98,12 @@ class PlanBook:
         """Store a plan not proven shortest and every tail of it. A move takes at most one
         off the fewest moves left, so each tail keeps the lower bound less its moves in."""
         moves = tuple(moves)
+        costs = self._tail_costs(moves)
         for i, state in self._tails(state, moves):
             if state in self._plans:
                 break  # proven from here on
             held = self._found.get(state)
-            if held is not None and len(held[0]) <= len(moves) - i:
+            if held is not None and self.cost(held[0]) <= costs[i]:
                 break
             least = None if at_least is None or at_least - i <= 0 else at_least - i
             self._found[state] = (moves[i:], least)
@@ -93,10 +112,11 @@ class PlanBook:
         """Keep a solution known to solve the level from `state` and every tail of it, the
         shortest at each position; `origin` says whose it is ("the level file's solution")."""
         moves = tuple(moves)
+        costs = self._tail_costs(moves)
         for i, state in self._tails(state, moves):
             held = self._saved.get(state)
-            if held is None or len(held[0]) - held[1] > len(moves) - i:
-                self._saved[state] = (moves, i, origin)
+            if held is None or held[3][held[1]] > costs[i]:
+                self._saved[state] = (moves, i, origin, costs)
 
     def saved(self, state: Any) -> tuple[tuple, str] | None:
         """The rest of a known solution from `state`, and whose it is; None if none passes."""
@@ -127,6 +147,7 @@ class Analysis:
     last: Any = None  # the move played just before `state`, which the plan was chosen after
     to_go: int | None = None  # what the plan adds to the move counter, after `last`
     origin: str | None = None  # whose plan, when it is a known solution's rest, not the solver's
+    metric: str = "moves"  # what the plan is shortest by (and at_least counts)
 
     @property
     def moves_to_go(self) -> int:
@@ -203,7 +224,9 @@ def analyse(
     last: Any = None,
 ) -> Analysis:
     """The shortest remaining plan from `state`, by the move counter after `last` (the move
-    that led there, if any); `history` holds the earlier positions, oldest first."""
+    that led there, if any), under the book's metric; `history` holds the earlier
+    positions, oldest first."""
+    metric = book.metric
 
     def here(position: Any, earlier: Sequence[Any]) -> Analysis:
         """The shortest plan from `position` as the solver counts it (every move one)."""
@@ -213,25 +236,26 @@ def analyse(
         if _is_dead(family, level, position):
             solution: Solution | None = None
         else:
-            solution = api.solve(family, level, position, budget=budget,
+            solution = api.solve(family, level, position, metric=metric, budget=budget,
                                  should_stop=should_stop, on_progress=on_progress)
             book.record(position, solution)
             if solution.status is Status.OPTIMAL:
-                return Analysis(position, tuple(solution.moves))
+                return Analysis(position, tuple(solution.moves), metric=metric)
             if solution.status is not Status.UNSOLVABLE:
                 plan = tuple(solution.moves) if solution.solved else None
                 saved = book.saved(position)
                 if saved is not None and solution.status is not Status.CANCELLED and (
-                        plan is None or len(saved[0]) < len(plan)):
+                        plan is None or book.cost(saved[0]) < book.cost(plan)):
                     # (the proof ran out and found no shorter way: a solution known to work;
                     # not on a cancel, after which a hint asked again should search again)
                     book.learn_found(position, saved[0], solution.at_least)
                     return Analysis(position, saved[0], Status.FOUND, at_least=solution.at_least,
-                                    reason=solution.stats.reason, origin=saved[1])
+                                    reason=solution.stats.reason, origin=saved[1], metric=metric)
                 return Analysis(position, plan, solution.status, at_least=solution.at_least,
-                                reason=solution.stats.reason)
+                                reason=solution.stats.reason, metric=metric)
         back, told = undo_distance(family, level, earlier, book, should_stop, on_progress, budget)
-        return Analysis(position, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told)
+        return Analysis(position, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told,
+                        metric=metric)
 
     answer = continued(book, here(state, history), last, lambda after: here(after, ()))
     assert answer is not None  # (`here` always answers)
@@ -283,7 +307,7 @@ def undo_distance(
             return back, True
         if _is_dead(family, level, state):
             continue
-        solution = api.solve(family, level, state, budget=budget,
+        solution = api.solve(family, level, state, metric=book.metric, budget=budget,
                              should_stop=should_stop, on_progress=on_progress)
         book.record(state, solution)
         if solution.solved:  # (a plan not proven shortest still shows a way out from there)

@@ -26,6 +26,7 @@ class StatusFacts:
     hints: int
     seconds: float | None  # None hides the timer
     unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
+    metric: str = "moves"  # what hints and solve go by (shown when not the moves)
 
 
 class StatusBar(Static):
@@ -58,6 +59,8 @@ class StatusBar(Static):
         field("Par", "none" if facts.unsolvable else "?" if facts.par is None else facts.par)
         field("Best", "-" if facts.best is None else facts.best)
         field("Hints", facts.hints)
+        if facts.metric != "moves":
+            field("Fewest", facts.metric)
         if facts.seconds is not None:
             field("Time", clock_text(facts.seconds))
         if activity:
