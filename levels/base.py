@@ -66,6 +66,7 @@ class LevelEntry:
     format: str = ""  # the format it was read from (contest answers depend on it)
     metadata: Mapping[str, str] = field(default_factory=dict)
     solutions: tuple[str, ...] = ()  # plans saved with the level in its file, as move text (not checked)
+    unread_solutions: tuple[str, ...] = ()  # those saved that are not moves: where and why, each
 
     @property
     def key(self) -> str:

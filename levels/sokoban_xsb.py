@@ -74,6 +74,7 @@ class _Line:
     rows: list[Row] = field(default_factory=list)
     objects: bool = False  # a grid line drawing a wall, box or player
     error: LevelFormatError | None = None  # a grid line's fault: its level cannot be read
+    starts: tuple[int, int] = (0, 1)  # (line, column) where `text` starts in the file (text and header lines)
 
 
 def _decode(raw: str, number: int, source: str) -> list[Row] | None:
@@ -162,12 +163,14 @@ def _classify(text: str, source: str) -> list[_Line]:
             out.append(_Line("comment", number, stripped[1:].strip()))
         elif (match := _HEADER.match(stripped)) and len(match.group(1)) <= _MAX_KEY:
             key, value = match.group(1), match.group(2).strip()
+            starts = (number, len(raw) - len(value) + 1)  # (the value ends the line, stripped)
             end = None if value else _multiline_end(bare, key, index - 1)
             if end is not None:
                 value = "\n".join(line.rstrip() for line in lines[index:end])
+                starts = (number + 1, 1)
                 index = end + 1
             if not key.lower().endswith("-end"):
-                out.append(_Line("header", number, value, key))
+                out.append(_Line("header", number, value, key, starts=starts))
         else:
             try:
                 rows = _decode(raw, number, source)
@@ -175,7 +178,7 @@ def _classify(text: str, source: str) -> list[_Line]:
                 out.append(_Line("grid", number, raw, objects=True, error=exc))
                 continue
             if rows is None:
-                out.append(_Line("text", number, stripped))
+                out.append(_Line("text", number, stripped, starts=(number, len(raw) - len(raw.lstrip()) + 1)))
                 run_cells = 0
                 continue
             run_cells += sum(len(row.text) for row in rows)
@@ -246,7 +249,14 @@ class _Found:
     before: _Notes
     after: _Notes = field(default_factory=_Notes)
     error: LevelFormatError | None = None  # the first fault in its grid lines
-    solutions: list[str | None] = field(default_factory=list)  # saved under it (None: not moves)
+    solutions: list[str | _Unread] = field(default_factory=list)  # saved under it
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """A saved solution that is not moves: where and why (`line 9, col 4: ...`)."""
+
+    why: str
 
 
 @dataclass(frozen=True)
@@ -300,9 +310,11 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
                 if saving is not None:
                     # (moves may follow on the label's line: `Solution (moves 4): lurR`)
                     colon, moves = (":", line.text) if header else line.text.partition(":")[1:]
-                    saving.append(_more_moves("", moves) if colon else "")
+                    number, column = line.starts
+                    column += 0 if header or not colon else line.text.index(":") + 1
+                    saving.append(_more_moves("", moves, number, column) if colon else "")
             elif saving is not None:
-                saving[-1] = _more_moves(saving[-1], line.text)
+                saving[-1] = _more_moves(saving[-1], line.text, *line.starts)
             solution = True
             previous = line.kind
             continue
@@ -340,17 +352,37 @@ def parse_xsb(text: str, source: str = "<text>") -> XsbFile:
     return XsbFile(pack, entries, unreadable)
 
 
-def _more_moves(moves: str | None, line: str) -> str | None:
-    """A saved solution's moves so far, and one more of its lines (run lengths spelled out);
-    None once a line is not moves, or they come to over MAX_SOLUTION_MOVES (the solution is
-    not one to keep)."""
-    line = "".join(line.split())
-    if moves is None or (line and not _MOVES.match(line)):
-        return None
+def _more_moves(moves: str | _Unread, text: str, number: int, column: int) -> str | _Unread:
+    """A saved solution's moves so far, and one more of its lines (`text`, from line
+    `number` and `column` of the file; run lengths spelled out); once a line is not moves,
+    or they come to over MAX_SOLUTION_MOVES, what is wrong where (the solution is not one
+    to keep, but its author is told)."""
+    if isinstance(moves, _Unread):
+        return moves
+    line = "".join(text.split())
+    if line and not _MOVES.match(line):
+        offset, why = _moves_fault(text)
+        newline = text.rfind("\n", 0, offset)  # (a header's value may run over lines, each whole)
+        where = column + offset if newline < 0 else offset - newline
+        return _Unread(f"line {number + text.count(chr(10), 0, offset)}, col {where}: {why}")
     runs = [(int(count or 1), move) for count, move in _RUN.findall(line)]
     if len(moves) + sum(count for count, _ in runs) > MAX_SOLUTION_MOVES:
-        return None
+        return _Unread(f"line {number}: over {MAX_SOLUTION_MOVES:,} moves")
     return moves + "".join(move * count for count, move in runs)
+
+
+def _moves_fault(text: str) -> tuple[int, str]:
+    """Where in `text`, not moves, the first fault is, and what it is."""
+    digits = None  # where a run length being read began
+    for offset, ch in enumerate(text):
+        if ch in "lurdLURD":
+            digits = None
+        elif ch.isdigit() and ch.isascii():
+            digits = offset if digits is None else digits
+        elif not ch.isspace():
+            return offset, f"{ch!r} is not a LURD move"
+    assert digits is not None, "text that is not moves has a fault"
+    return digits, "a run length with no move after it"
 
 
 def _name_from_below(level: _Found | None, before: _Notes, previous: str, comment_lines: int) -> None:
@@ -385,7 +417,8 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
         line=item.rows[0].line,
         format=FORMAT_NAME,
         metadata=metadata,
-        solutions=tuple(moves for moves in item.solutions if moves),
+        solutions=tuple(moves for moves in item.solutions if isinstance(moves, str) and moves),
+        unread_solutions=tuple(moves.why for moves in item.solutions if isinstance(moves, _Unread)),
     )
 
 

@@ -270,6 +270,9 @@ def test_check_replays_the_solutions_saved_with_a_level(capsys, tmp_path):
     assert ", par 3, solution 2 moves (under the par: the par is wrong)," in first
     assert ", a saved solution breaks off at its move 3 (move R: " in first
     assert ", a saved solution of 1 move leaves it unsolved  " in first
+    path.write_text("######\n#@ $.#\n######\nSolution\nr\nRx\n")  # (not moves: said where, not dropped)
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 0 and ", a saved solution is not moves (line 6, col 2: 'x' is not a LURD move)" in out
     assert second.endswith(", par 2, solution 2 moves  Level 2")
 
 

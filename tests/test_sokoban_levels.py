@@ -121,10 +121,28 @@ def test_solutions_saved_under_a_level_are_kept_with_it_as_written():
         f"{room}Solution\nR2\nSolution\nRX\nSolution\n\n"  # (not moves, or none: none kept)
         f"{room}Solution\n{'2lr' * 300}R\n"
     )
-    kept = [entry.solutions for entry in L.read_xsb(text)]
-    assert kept == [("R", "lrRR"), ("lrR",), (), ("llr" * 300 + "R",)]
+    read = L.read_xsb(text)
+    assert [entry.solutions for entry in read] == [("R", "lrRR"), ("lrR",), (), ("llr" * 300 + "R",)]
+    # (what is not moves is told, where: the third level's two; an empty solution is none)
+    assert [entry.unread_solutions for entry in read] == [
+        (), (), ("line 23, col 2: a run length with no move after it", "line 25, col 2: 'X' is not a LURD move"), ()]
     too_many = L.read_xsb(f"{room}Solution\n{MAX_SOLUTION_MOVES}lR\n")  # (run lengths spell no more)
     assert too_many[0].solutions == ()
+    assert too_many[0].unread_solutions == (f"line 5: over {MAX_SOLUTION_MOVES:,} moves",)
+
+
+def test_a_solution_that_is_not_moves_is_told_at_its_line_and_column():
+    room = "####\n#@$.#\n####\n"
+    text = (f"{room}Solution\nR\n  lr?R\nSolution: rR3\nSolution (moves 2):  r?R\n"
+            "Solution:\nrR\n r4\nSolution-End:\nSolution: 3R\n")
+    entry = L.read_xsb(text)[0]
+    assert entry.solutions == ("RRR",)
+    assert entry.unread_solutions == (
+        "line 6, col 5: '?' is not a LURD move",  # (a line's indent counted)
+        "line 7, col 13: a run length with no move after it",  # (a header's value)
+        "line 8, col 23: '?' is not a LURD move",  # (moves after the label's colon)
+        "line 11, col 3: a run length with no move after it",  # (a value over lines, to its end marker)
+    )
     assert L.read_xsb(f"Solution\nR\n\n{room}")[0].solutions == ()  # (above every level: nobody's)
 
 

@@ -44,13 +44,13 @@ def describe(level: Any) -> str:
 
 def saved_solutions(entry: Any) -> str:
     """What `check` says of the solutions saved with a level (`, solution 97 moves`), each
-    replayed: one that breaks the rules or stops short of solved says so, with where, and
-    one shorter than the file's par shows that par wrong."""
+    replayed: one that is not moves, breaks the rules or stops short of solved says so,
+    with where, and one shorter than the file's par shows that par wrong."""
     from fewest.engine.base import parse_plan
     from fewest.engine.registry import rules_for
 
     rules, level = rules_for(entry.family), entry.level
-    notes = []
+    notes = [f", a saved solution is not moves ({why})" for why in entry.unread_solutions]
     for text in entry.solutions:
         state, done = rules.initial_state(level), 0
         try:
