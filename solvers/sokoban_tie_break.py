@@ -156,11 +156,15 @@ class _Within:
             key, budget, children = frame[0], frame[1], frame[2]
             if not found:
                 while frame[3] < len(children):
-                    left, after, cell, child_seen, matching = children[frame[3]]
+                    left, after, cell, matching = children[frame[3]]
                     frame[3] += 1
                     if after == self.tables.board.goals:
                         found = True
                         break
+                    if left >= budget:  # (nor can the children after it, sorted so: none looked up)
+                        frame[3] = len(children)
+                        continue
+                    child_seen = self.region(after, cell)  # (only for a child looked at)
                     child_key = _key(after, child_seen, self.shift)
                     answer = self._known(child_key, after, cell, child_seen, budget - 1, left)
                     if answer is None:
@@ -215,7 +219,8 @@ class _Within:
         """A position to search (`seen`: the player's region): [key, pushes left, its
         children to try (PI-corral pushes only, where a PI-corral must change) nearest the
         goal first, the next one's index]. A child is (its matching's cost, box set, player's
-        cell, region, matching)."""
+        cell, matching); its region is worked out when it is tried (most are not: a child
+        tried before it answers, or one before it is already too far)."""
         control = self.control
         control.tick()
         if not control.expanded & 1023:
@@ -231,7 +236,7 @@ class _Within:
         for after, cell, target in _children(tables, boxes, seen, corral_pushes(board, boxes, seen, tables.live, 0)):
             row = side_row(tables, target, cell)  # (the player stays on the same side of the other boxes)
             left, child = pushed_matching(tables.rows, row, matching, column, cost, cell, target)
-            children.append((left, after, cell, self.region(after, cell), child))
+            children.append((left, after, cell, child))
         children.sort(key=itemgetter(0))  # (a plan within the pushes left, when there is one, comes sooner)
         return [key, budget, children, 0]
 
