@@ -139,6 +139,11 @@ class _Within:
         board = self.tables.board
         return board.reach(player, board.floor & ~boxes)
 
+    def pushed_region(self, seen: int, after: int, cell: int, target: int) -> int:
+        """The region after a push from the region `seen`, as `region` gives it."""
+        board = self.tables.board
+        return board.pushed_region(seen, board.floor & ~after, cell, target)
+
     def __call__(self, boxes: int, player: int, budget: int, seen: int | None = None) -> bool:
         """`seen`: the player's region, when the caller has it."""
         if boxes == self.tables.board.goals:
@@ -156,7 +161,7 @@ class _Within:
             key, budget, children = frame[0], frame[1], frame[2]
             if not found:
                 while frame[3] < len(children):
-                    left, after, cell, matching = children[frame[3]]
+                    left, after, cell, target, matching = children[frame[3]]
                     frame[3] += 1
                     if after == self.tables.board.goals:
                         found = True
@@ -164,7 +169,7 @@ class _Within:
                     if left >= budget:  # (nor can the children after it, sorted so: none looked up)
                         frame[3] = len(children)
                         continue
-                    child_seen = self.region(after, cell)  # (only for a child looked at)
+                    child_seen = self.pushed_region(frame[4], after, cell, target)  # (only for a child looked at)
                     child_key = _key(after, child_seen, self.shift)
                     answer = self._known(child_key, after, cell, child_seen, budget - 1, left)
                     if answer is None:
@@ -218,9 +223,10 @@ class _Within:
     def _open(self, key: int, boxes: int, seen: int, budget: int, matched: tuple) -> list:
         """A position to search (`seen`: the player's region): [key, pushes left, its
         children to try (PI-corral pushes only, where a PI-corral must change) nearest the
-        goal first, the next one's index]. A child is (its matching's cost, box set, player's
-        cell, matching); its region is worked out when it is tried (most are not: a child
-        tried before it answers, or one before it is already too far)."""
+        goal first, the next one's index, `seen`]. A child is (its matching's cost, box set,
+        player's cell, the box's new cell, matching); its region is worked out when it is
+        tried (some are not: a child tried before it answers, or one before it is already
+        too far)."""
         control = self.control
         control.tick()
         if not control.expanded & 1023:
@@ -236,9 +242,9 @@ class _Within:
         for after, cell, target in _children(tables, boxes, seen, corral_pushes(board, boxes, seen, tables.live, 0)):
             row = side_row(tables, target, cell)  # (the player stays on the same side of the other boxes)
             left, child = pushed_matching(tables.rows, row, matching, column, cost, cell, target)
-            children.append((left, after, cell, child))
+            children.append((left, after, cell, target, child))
         children.sort(key=itemgetter(0))  # (a plan within the pushes left, when there is one, comes sooner)
-        return [key, budget, children, 0]
+        return [key, budget, children, 0, seen]
 
 
 def _key(boxes: int, seen: int, shift: int) -> int:
@@ -287,7 +293,7 @@ def _plan_layers(
         for parent, (here, seen) in layer.items():
             kept = edges[parent] = []
             for after, pushed_from, target in _pushed(tables, here, seen):
-                region = within.region(after, pushed_from)
+                region = within.pushed_region(seen, after, pushed_from, target)
                 key = _key(after, region, within.shift)
                 if key in made:  # (its box set was found not frozen, and it goes on)
                     kept.append((key, after, pushed_from, target))
