@@ -22,11 +22,11 @@ whose bound is too low (Microban #153: 1,012 positions in its first 100
 layers). What it costs is the searches that turn a child away, on a level
 whose bound is far below its pushes. The pull table ends them early, so it
 gets up to TABLE_SHARE first, grown as deep as that allows (Microban II
-#104: its layers took 138 s after a table 49 pulls deep, 45 s after 55, 10 s
-after 65). Measured, the whole solve under pushes at 60 s: Sasquatch #6 133
-moves (43 pushes) in 38 s and #16 197 (68) in 40 s, Microban II #104 304
-(82) in 53 s and #120 390 (96) in 56 s, where the proof of (pushes, moves)
-ran out. Microban #153 (336 pushes) is out of reach: its layers hold 2.2
+#104: its layers took 138 s after a table 49 pulls deep, 45 s after 55, 20 s
+after 60, 10 s after 65). Measured, `fewest bench` under pushes at 60 s and
+2 GiB (2026-12-01): Sasquatch #6 133 moves (43 pushes) in 44 s and #16 197
+(68) in 55 s, where the proof of (pushes, moves) ran out; Microban II #104
+and #120 not in time (#104's table is 56 pulls deep when its share ends). Microban #153 (336 pushes) is out of reach: its layers hold 2.2
 million positions (800 moves), found with 12.8M expansions. Tried there and
 dropped: each question searched best-first (exact pushes from it, so every
 failure kept at its most) took as many expansions as depth-first (2.48M
