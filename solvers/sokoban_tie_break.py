@@ -26,8 +26,9 @@ gets up to TABLE_SHARE first, grown as deep as that allows (Microban II
 after 60, 10 s after 65). Measured, `fewest bench` under pushes at 60 s and
 2 GiB (2026-12-01): Sasquatch #6 133 moves (43 pushes) in 44 s and #16 197
 (68) in 55 s, where the proof of (pushes, moves) ran out; Microban II #104
-and #120 not in time (#104's table is 56 pulls deep when its share ends). Microban #153 (336 pushes) is out of reach: its layers hold 2.2
-million positions (800 moves), found with 12.8M expansions. Tried there and
+and #120 not in time (#104's table is 56 pulls deep when its share ends).
+Microban #153 (336 pushes) is out of reach: its layers hold 2.2 million
+positions (800 moves), found with 12.8M expansions. Tried there and
 dropped: each question searched best-first (exact pushes from it, so every
 failure kept at its most) took as many expansions as depth-first (2.48M
 against 2.52M through layer 84); the expansions are the bound's slack (18
