@@ -232,3 +232,48 @@ def test_a_push_back_to_a_position_of_an_earlier_layer_is_never_asked_about(numb
     proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
     moves = solver.step_plan(board, boxes, player, plan)[0]
     assert (S.tally(moves).pushes, oracle.replay_length(S, lvl, moves)) == checked(lvl, proven)[::-1]
+
+
+class _TimedTable:
+    """A pull table whose layers take the seconds given, on a clock of its own."""
+
+    def __init__(self, seconds: list[float]) -> None:
+        self.seconds, self.now, self.radius, self.grown = seconds, 0.0, 0, 0
+        self.complete = False
+
+    def most_within(self, share: int) -> int:
+        return 1 << 30
+
+    def grow(self, control, seconds, most, until, limit) -> None:
+        self.grown += 1
+        needed = self.seconds[self.radius]
+        if needed > seconds:  # (stopped midway: the layer is not had)
+            self.now += seconds
+            return
+        self.now += needed
+        self.radius += 1
+
+    def stop_growing(self) -> None:
+        pass
+
+
+class _ClockControl:
+    def __init__(self, table: _TimedTable, seconds: float) -> None:
+        self.table, self.budget = table, Budget(seconds=seconds)
+
+    @property
+    def seconds(self) -> float:
+        return self.table.now
+
+
+def test_a_pull_layer_foreseen_past_the_tables_share_is_not_begun():
+    # (share: half of 100 s; layers of 3 s, 8 s, 22 s, then one foreseen at 22 * 22 / 8 = 60.5 s)
+    table = _TimedTable([3.0, 8.0, 22.0, 60.0, 1.0])
+    grown = tie_break_module._near_table(None, None, 99, _ClockControl(table, 100.0), table)
+    assert grown.radius == 3 and table.grown == 3 and table.now == 33.0  # (not 50: no part layer)
+    assert tie_break_module._next_layer_seconds([3.0, 8.0]) == 8.0 * 8.0 / 3.0
+    assert tie_break_module._next_layer_seconds([8.0, 3.0]) == 3.0  # (never foreseen faster than the last)
+    assert tie_break_module._next_layer_seconds([5.0]) == 5.0
+    late = _TimedTable([3.0, 8.0, 40.0, 1.0])  # (foreseen 21.3 s, it takes 40: stopped at the share's end)
+    assert tie_break_module._near_table(None, None, 99, _ClockControl(late, 100.0), late).radius == 2
+    assert late.now == 50.0
