@@ -364,7 +364,8 @@ def _more_moves(moves: str | _Unread, text: str, number: int, column: int) -> st
         offset, why = _moves_fault(text)
         newline = text.rfind("\n", 0, offset)  # (a header's value may run over lines, each whole)
         where = column + offset if newline < 0 else offset - newline
-        return _Unread(f"line {number + text.count(chr(10), 0, offset)}, col {where}: {why}")
+        number += text.count("\n", 0, offset)
+        return _Unread(f"line {number}, col {where}: {why}")
     runs = [(int(count or 1), move) for count, move in _RUN.findall(line)]
     if len(moves) + sum(count for count, _ in runs) > MAX_SOLUTION_MOVES:
         return _Unread(f"line {number}: over {MAX_SOLUTION_MOVES:,} moves")
