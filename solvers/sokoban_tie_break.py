@@ -68,9 +68,11 @@ def fewest_moves_of_fewest_pushes(
     # (the table's arrays and all kept count against the memory)
     before = resident_bytes() - (0 if table is None else table.nbytes())
     try:
-        within = _Within(tables, _near_table(tables, boxes, pushes, control, table), control, before)
+        table, took = _near_table(tables, boxes, pushes, control, table)
+        within = _Within(tables, table, control, before, _GrowOn(table, took, pushes, control) if took else None)
         del table  # (held by `within` alone from here, so let go of with it)
         start, edges = _plan_layers(tables, boxes, player, pushes, within, control)
+        within.near.stop_growing()
         del within  # (its answers and the table: not needed for the moves)
         return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before)
     finally:
@@ -87,13 +89,15 @@ def _held(control: Control, entries: int, before: int) -> None:
 
 def _near_table(
     tables: Tables, boxes: int, pushes: int, control: Control, table: PullTable | PackedPullTable | None
-) -> PullTable | PackedPullTable:
+) -> tuple[PullTable | PackedPullTable, list[float]]:
     """The pull table (`table`, or a new one), grown on TABLE_SHARE of what is left of the
-    time and memory, or until it reaches `pushes` (then every answer is a look-up). A layer
-    at a time, each on the memory it leaves (`most_within`): the table's own estimate for
-    a search, every entry counted as frontier too, stopped Microban II #104's at 49 pulls
-    (2.4M entries, 100 MiB held) where its share would hold the whole (82 pulls, 6.2M
-    entries, 122 MiB), and the layers took 138 s after it against 10 s after one 65 deep."""
+    time and memory, or until it reaches `pushes` (then every answer is a look-up), and the
+    seconds of each layer grown here: none when it is not to grow on (then let go of its
+    frontier). A layer at a time, each on the memory it leaves (`most_within`): the table's
+    own estimate for a search, every entry counted as frontier too, stopped Microban II
+    #104's at 49 pulls (2.4M entries, 100 MiB held) where its share would hold the whole
+    (82 pulls, 6.2M entries, 122 MiB), and the layers took 138 s after it against 10 s
+    after one 65 deep."""
     if table is None:
         table = pull_table(tables.board, boxes)
     budget = control.budget
@@ -102,16 +106,18 @@ def _near_table(
     took: list[float] = []  # (the seconds of each layer grown here)
     while not table.complete and table.radius < pushes:
         if ends is not None and took and control.seconds + _next_layer_seconds(took) > ends:
-            break  # (it would stop midway: the time and memory a part layer takes are lost)
+            return table, took  # (it would stop midway: the time and memory a part layer takes are lost)
         radius, began = table.radius, control.seconds
         most = 1 << 40 if share is None else table.most_within(share)
         table.grow(control, None if ends is None else max(0.0, ends - control.seconds), most,
                    until=radius + 1, limit=lambda: pushes)
         if table.radius == radius:
-            break  # (out of its time or memory, midway through a layer)
+            if took and ends is not None and control.seconds >= ends:
+                return table, took  # (out of its time midway: the rest of the layer may come later)
+            break  # (out of its memory, or of its time with no layer's seconds to foresee by)
         took.append(control.seconds - began)
     table.stop_growing()
-    return table
+    return table, []
 
 
 def _next_layer_seconds(took: list[float]) -> float:
@@ -122,6 +128,48 @@ def _next_layer_seconds(took: list[float]) -> float:
     if len(took) < 2 or took[-2] <= 0:
         return last
     return last * max(1.0, last / took[-2])
+
+
+class _GrowOn:
+    """The pull table grown on while the questions run, a layer at a time: whenever the
+    questions have taken, since the last one, the seconds the next is foreseen to take. So
+    the two sides get about even time, as a bidirectional search keeps its two frontiers'
+    work even: the questions' time cannot be foreseen, and no more than it goes to a table
+    that may not pay. Where the bound is far below the pushes, it pays: Microban II #104's
+    first layer alone took 27.5 s after a table 56 pulls deep; grown on so, to 64 pulls,
+    its layers took 26.5 s in all, table included, against 49.4 s. The answers kept still
+    hold: the table only gets deeper."""
+
+    def __init__(self, table: PullTable | PackedPullTable, took: list[float], pushes: int, control: Control) -> None:
+        self.table, self.took, self.pushes, self.control = table, list(took), pushes, control
+        memory = control.budget.memory_bytes
+        self.share = None if memory is None else int(memory * TABLE_SHARE)
+        self.since = control.seconds  # (when the questions began, or the last layer ended)
+
+    def __call__(self) -> None:
+        """Grow a layer, if the questions have taken its time since the last one."""
+        table, control = self.table, self.control
+        if not self.took or table.complete or table.radius >= self.pushes or not table.can_grow:
+            return
+        now, foreseen = control.seconds, _next_layer_seconds(self.took)
+        if now - self.since < foreseen:
+            return
+        end = control.budget.seconds
+        if end is not None and now + foreseen > end:
+            self._stop()  # (time only shrinks from here)
+            return
+        radius = table.radius
+        most = 1 << 40 if self.share is None else table.most_within(self.share)
+        table.grow(control, None if end is None else end - now, most, until=radius + 1, limit=lambda: self.pushes)
+        if table.radius == radius:
+            self._stop()  # (out of its memory, or of the time)
+            return
+        self.took.append(control.seconds - now)
+        self.since = control.seconds
+
+    def _stop(self) -> None:
+        self.took = []
+        self.table.stop_growing()
 
 
 class _Within:
@@ -135,8 +183,12 @@ class _Within:
     already made to get there; the pull table, which leaves out positions no N-push plan
     goes through, is then right to say there is none."""
 
-    def __init__(self, tables: Tables, near: PullTable | PackedPullTable, control: Control, before: int) -> None:
-        self.tables, self.near, self.control = tables, near, control
+    def __init__(
+        self, tables: Tables, near: PullTable | PackedPullTable, control: Control, before: int,
+        grow_on: _GrowOn | None = None,
+    ) -> None:
+        """`grow_on`: the table grown on as the questions go, if it is to be."""
+        self.tables, self.near, self.control, self.grow_on = tables, near, control, grow_on
         board = tables.board
         self.shift = board.size.bit_length()
         self.cell_code = "H" if board.size <= 1 << 16 else "L"
@@ -244,8 +296,11 @@ class _Within:
         too far)."""
         control = self.control
         control.tick()
-        if not control.expanded & 1023:
-            self.held()
+        if not control.expanded & 255:
+            if not control.expanded & 1023:
+                self.held()
+            if self.grow_on is not None:
+                self.grow_on()
         tables = self.tables
         board = tables.board
         cost, matching = matched

@@ -235,18 +235,21 @@ def test_a_push_back_to_a_position_of_an_earlier_layer_is_never_asked_about(numb
 
 
 class _TimedTable:
-    """A pull table whose layers take the seconds given, on a clock of its own."""
+    """A pull table whose layers take the seconds given, on a clock of its own; `room`: is
+    there memory for another layer?"""
 
     def __init__(self, seconds: list[float]) -> None:
         self.seconds, self.now, self.radius, self.grown = seconds, 0.0, 0, 0
-        self.complete = False
+        self.complete, self.can_grow, self.room = False, True, True
 
     def most_within(self, share: int) -> int:
-        return 1 << 30
+        return 1 << 30 if self.room else 0
 
     def grow(self, control, seconds, most, until, limit) -> None:
         self.grown += 1
         needed = self.seconds[self.radius]
+        if not most:
+            return
         if needed > seconds:  # (stopped midway: the layer is not had)
             self.now += seconds
             return
@@ -254,12 +257,12 @@ class _TimedTable:
         self.radius += 1
 
     def stop_growing(self) -> None:
-        pass
+        self.can_grow = False
 
 
 class _ClockControl:
     def __init__(self, table: _TimedTable, seconds: float) -> None:
-        self.table, self.budget = table, Budget(seconds=seconds)
+        self.table, self.budget = table, Budget(seconds=seconds, memory_bytes=1 << 30)
 
     @property
     def seconds(self) -> float:
@@ -269,11 +272,77 @@ class _ClockControl:
 def test_a_pull_layer_foreseen_past_the_tables_share_is_not_begun():
     # (share: half of 100 s; layers of 3 s, 8 s, 22 s, then one foreseen at 22 * 22 / 8 = 60.5 s)
     table = _TimedTable([3.0, 8.0, 22.0, 60.0, 1.0])
-    grown = tie_break_module._near_table(None, None, 99, _ClockControl(table, 100.0), table)
+    grown, took = tie_break_module._near_table(None, None, 99, _ClockControl(table, 100.0), table)
     assert grown.radius == 3 and table.grown == 3 and table.now == 33.0  # (not 50: no part layer)
+    assert took == [3.0, 8.0, 22.0] and table.can_grow  # (to grow on as the questions go)
     assert tie_break_module._next_layer_seconds([3.0, 8.0]) == 8.0 * 8.0 / 3.0
     assert tie_break_module._next_layer_seconds([8.0, 3.0]) == 3.0  # (never foreseen faster than the last)
     assert tie_break_module._next_layer_seconds([5.0]) == 5.0
     late = _TimedTable([3.0, 8.0, 40.0, 1.0])  # (foreseen 21.3 s, it takes 40: stopped at the share's end)
-    assert tie_break_module._near_table(None, None, 99, _ClockControl(late, 100.0), late).radius == 2
-    assert late.now == 50.0
+    grown, took = tie_break_module._near_table(None, None, 99, _ClockControl(late, 100.0), late)
+    assert grown.radius == 2 and late.now == 50.0 and took == [3.0, 8.0] and late.can_grow
+    full = _TimedTable([3.0, 8.0, 1.0])
+    full.room = False  # (the first layer does not fit: let go of the frontier, not to grow on)
+    grown, took = tie_break_module._near_table(None, None, 99, _ClockControl(full, 100.0), full)
+    assert grown.radius == 0 and took == [] and not full.can_grow
+
+
+def test_the_table_grows_on_when_the_questions_have_taken_the_next_layers_time():
+    table = _TimedTable([3.0, 8.0, 10.0, 12.0, 40.0, 1.0])
+    table.radius, table.now = 2, 11.0  # (grown two layers, of 3 s and 8 s: the next foreseen at 21.3 s)
+    control = _ClockControl(table, 100.0)
+    grow_on = tie_break_module._GrowOn(table, [3.0, 8.0], 99, control)
+    table.now += 21.0  # (the questions' seconds)
+    grow_on()
+    assert table.radius == 2 and table.grown == 0
+    table.now += 0.5
+    grow_on()
+    assert table.radius == 3 and table.now == 42.5  # (then foreseen at 10 * 10 / 8 = 12.5 s)
+    grow_on()
+    assert table.radius == 3  # (no questions since)
+    table.now += 12.5
+    grow_on()
+    assert table.radius == 4 and table.now == 67.0  # (then foreseen at 14.4 s)
+    table.now += 20.0  # (87 s: 14.4 more is past the budget's 100: not begun, nor ever after)
+    grow_on()
+    assert table.radius == 4 and not table.can_grow and table.grown == 2
+    table.can_grow = True
+    table.now += 1.0
+    grow_on()
+    assert table.radius == 4 and table.grown == 2
+    roomless = _TimedTable([3.0, 8.0, 1.0])
+    roomless.radius, roomless.now, roomless.room = 2, 11.0, False
+    grow_on = tie_break_module._GrowOn(roomless, [3.0, 8.0], 99, _ClockControl(roomless, 100.0))
+    roomless.now += 30.0
+    grow_on()  # (no memory for a layer: let go of the frontier, and never asked again)
+    assert roomless.radius == 2 and not roomless.can_grow and roomless.grown == 1
+    roomless.now += 30.0
+    grow_on()
+    assert roomless.grown == 1
+    done = _TimedTable([3.0, 8.0, 1.0])
+    done.radius, done.now = 2, 11.0
+    grow_on = tie_break_module._GrowOn(done, [3.0, 8.0], 2, _ClockControl(done, 100.0))
+    done.now += 30.0
+    grow_on()  # (as deep as the plan's pushes already: every answer a look-up)
+    assert done.grown == 0
+
+
+@pytest.mark.parametrize("number", [59, 77, 100])
+def test_a_table_grown_on_midway_through_the_questions_gives_the_same_answer(number, monkeypatch):
+    """The table one pull deep at first, then a layer deeper every 256 positions opened (the
+    next layer foreseen to take no time): the answers kept stay true, and the plan is the
+    proof's."""
+    def one_layer(tables, boxes, pushes, control, table):
+        table = pull_table(tables.board, boxes)
+        table.grow(control, None, 1 << 40, until=1)
+        return table, [0.0]
+    monkeypatch.setattr(tie_break_module, "_near_table", one_layer)
+    monkeypatch.setattr(tie_break_module, "_next_layer_seconds", lambda took: 0.0)
+    grown = []
+    real = tie_break_module._GrowOn.__call__
+    monkeypatch.setattr(tie_break_module._GrowOn, "__call__", lambda self: (real(self), grown.append(self.table.radius)))
+    lvl, row = microban(number)[number - 1]
+    pushes = int(row["min_pushes"])
+    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
+    assert tie_break(lvl, pushes, seconds=60) == checked(lvl, proven)[::-1]
+    assert grown and max(grown) > 1 + 1  # (grown on, more than once, while the questions ran)
