@@ -357,8 +357,10 @@ def _plan_layers(
     start = _key(boxes, seen, within.shift)
     layer = {start: (boxes, seen)}  # (by key, its box set and the player's region)
     edges: dict[int, list[Edge]] = {}
+    near = within.near
     for k in range(pushes):
         left = pushes - k - 1
+        exact = left <= near.radius  # (the table alone answers: it holds no freeze)
         made: dict[int, tuple[int, int]] = {}
         for parent, (here, seen) in layer.items():
             kept = edges[parent] = []
@@ -369,7 +371,8 @@ def _plan_layers(
                     kept.append((key, after, pushed_from, target))
                 elif key in edges:
                     continue  # (fewer pushes reach it, so no plan of `pushes` has it k + 1 pushes in)
-                elif not frozen_group(tables, after, target) & ~goals and within(after, pushed_from, left, region):
+                elif (near.bound(after, pushed_from, region) <= left if exact else
+                      not frozen_group(tables, after, target) & ~goals and within(after, pushed_from, left, region)):
                     made[key] = (after, region)
                     kept.append((key, after, pushed_from, target))
         assert made, f"no plan of {pushes} pushes goes on from layer {k}"

@@ -90,6 +90,82 @@ def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number)
     within_pushes(lvl, int(row["min_pushes"]))
 
 
+def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
+    """How many positions (box set, player's region) lie k pushes from the start and
+    `pushes` - k from the goal, for each k: the engine's moves alone, every position of the
+    level visited (a breadth-first search from the start, then one back from the goals)."""
+    def region(boxes: frozenset, player: int) -> frozenset:
+        seen, stack = {player}, [player]
+        while stack:
+            here = S.State(stack.pop(), boxes)
+            for move in S.legal_moves(lvl, here):
+                cell = S.apply(lvl, here, move).player
+                if not move.push and cell not in seen:
+                    seen.add(cell)
+                    stack.append(cell)
+        return frozenset(seen)
+
+    def children(boxes: frozenset, cells: frozenset):
+        for cell in cells:
+            here = S.State(cell, boxes)
+            for move in S.legal_moves(lvl, here):
+                if move.push:
+                    after = S.apply(lvl, here, move)
+                    yield after.boxes, region(after.boxes, after.player)
+
+    start = S.initial_state(lvl)
+    first = (start.boxes, region(start.boxes, start.player))
+    depth, order, back = {first: 0}, [first], {}
+    for position in order:
+        for child in children(*position):
+            back.setdefault(child, set()).add(position)
+            if child not in depth:
+                depth[child] = depth[position] + 1
+                order.append(child)
+    left = {position: 0 for position in depth if position[0] == lvl.goals}
+    queue = list(left)
+    for position in queue:
+        for parent in back.get(position, ()):
+            if parent not in left:
+                left[parent] = left[position] + 1
+                queue.append(parent)
+    counts = [0] * (pushes + 1)
+    for position, k in depth.items():
+        if k <= pushes and left.get(position) == pushes - k:
+            counts[k] += 1
+    return counts
+
+
+def laid_layers(lvl: S.Level, pushes: int) -> list[int]:
+    """How many positions the tie-break lays in each layer, the last (the goal) included."""
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    control = Control(Budget(seconds=30))
+    table = tie_break_module._near_table(tables, boxes, pushes, control, None)[0]
+    start, edges = tie_break_module._plan_layers(tables, boxes, player, pushes, _Within(tables, table, control, 0), control)
+    layers = [{start}]
+    for _ in range(pushes):
+        layers.append({child for key in layers[-1] for child, *_ in edges[key]})
+    return [len(layer) for layer in layers]
+
+
+def test_the_layers_hold_every_position_on_a_plan_of_the_fewest_pushes_and_no_other(table):
+    """Against the engine's whole graph of positions, on small rooms and two Microban levels
+    (#6: 30 layers, up to 11 positions in one): with the pull table (every answer a
+    look-up) and without it (every answer a search)."""
+    compared = 0
+    for lvl in exactness_rooms(31, 12):
+        best = lexicographic_optimum(lvl, "pushes")
+        if best is None or best[0] < 3:
+            continue
+        assert laid_layers(lvl, best[0]) == on_plan_layers(lvl, best[0])
+        compared += 1
+    assert compared >= 8
+    for lvl, row in (microban(6)[3], microban(6)[5]):
+        assert laid_layers(lvl, int(row["min_pushes"])) == on_plan_layers(lvl, int(row["min_pushes"]))
+
+
 @pytest.mark.parametrize("budget, reason", [({"nodes": 50}, "nodes"), ({"memory_bytes": 1}, "memory")])
 def test_out_of_budget_it_stops(budget, reason):
     lvl = microban(77)[76][0]
