@@ -23,10 +23,15 @@ layers). What it costs is the searches that turn a child away, on a level
 whose bound is far below its pushes. The pull table ends them early, so it
 gets up to TABLE_SHARE first, grown as deep as that allows (Microban II
 #104: its layers took 138 s after a table 49 pulls deep, 45 s after 55, 20 s
-after 60, 10 s after 65). Measured, `fewest bench` under pushes at 60 s and
-2 GiB (2026-12-01): Sasquatch #6 133 moves (43 pushes) in 44 s and #16 197
-(68) in 55 s, where the proof of (pushes, moves) ran out; Microban II #104
-and #120 not in time (#104's table is 56 pulls deep when its share ends).
+after 60, 10 s after 65), then grows on as the questions go, a layer each
+time they have taken as long as it is foreseen to (_GrowOn). Where the table
+is exact for the pushes left, a child's look-up in it is the whole answer.
+
+Measured, `fewest bench` under pushes at 60 s and 2 GiB (2026-12-02):
+Sasquatch #6 133 moves (43 pushes) in 42 s and #16 197 (68) in 52 s, where
+the proof of (pushes, moves) ran out; Microban II #104 and #120 not in time
+(#104's tie-break starts 8 s into the 43 s it gets, its table 43 pulls deep,
+and needs about 45 s even at the best split between table and questions).
 Microban #153 (336 pushes) is out of reach: its layers hold 2.2 million
 positions (800 moves), found with 12.8M expansions. Tried there and
 dropped: each question searched best-first (exact pushes from it, so every
