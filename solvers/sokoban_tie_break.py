@@ -30,8 +30,8 @@ is exact for the pushes left, a child's look-up in it is the whole answer.
 Measured, `fewest bench` under pushes at 60 s and 2 GiB (2026-12-02):
 Sasquatch #6 133 moves (43 pushes) in 42 s and #16 197 (68) in 52 s, where
 the proof of (pushes, moves) ran out; Microban II #104 and #120 not in time
-(#104's tie-break starts 8 s into the 43 s it gets, its table 43 pulls deep,
-and needs about 45 s even at the best split between table and questions).
+(#104's tie-break starts 8 s into the 43 s it gets, its table 43 pulls deep;
+with the table grown to 64 first, the layers after it, it would end at 43 s).
 Microban #153 (336 pushes) is out of reach: its layers hold 2.2 million
 positions (800 moves), found with 12.8M expansions. Tried there and
 dropped: each question searched best-first (exact pushes from it, so every
