@@ -160,11 +160,16 @@ class _GrowOn:
         if now - self.since < foreseen:
             return
         end = control.budget.seconds
-        if end is not None and now + foreseen > end:
-            self._stop()  # (time only shrinks from here)
-            return
+        if end is not None:
+            end -= control.release_seconds  # (the time kept to let go of the answers, when stopped)
+            if now + foreseen > end:
+                self._stop()  # (time only shrinks from here)
+                return
         radius = table.radius
-        most = 1 << 40 if self.share is None else table.most_within(self.share)
+        most = 1 << 40
+        if self.share is not None:  # (half of what the answers leave, at most: they go on growing too)
+            left = control.budget.memory_bytes - control.memory_used()
+            most = table.most_within(min(self.share, table.nbytes() + max(0, left) // 2))
         table.grow(control, None if end is None else end - now, most, until=radius + 1, limit=lambda: self.pushes)
         if table.radius == radius:
             self._stop()  # (out of its memory, or of the time)

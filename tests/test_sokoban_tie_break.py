@@ -317,9 +317,14 @@ class _TimedTable:
     def __init__(self, seconds: list[float]) -> None:
         self.seconds, self.now, self.radius, self.grown = seconds, 0.0, 0, 0
         self.complete, self.can_grow, self.room = False, True, True
+        self.offered: list[int] = []  # (the memory each layer was offered)
 
     def most_within(self, share: int) -> int:
+        self.offered.append(share)
         return 1 << 30 if self.room else 0
+
+    def nbytes(self) -> int:
+        return 1000
 
     def grow(self, control, seconds, most, until, limit) -> None:
         self.grown += 1
@@ -339,6 +344,10 @@ class _TimedTable:
 class _ClockControl:
     def __init__(self, table: _TimedTable, seconds: float) -> None:
         self.table, self.budget = table, Budget(seconds=seconds, memory_bytes=1 << 30)
+        self.release_seconds, self.used = 0.0, 0
+
+    def memory_used(self) -> int:
+        return self.used
 
     @property
     def seconds(self) -> float:
@@ -395,6 +404,22 @@ def test_the_table_grows_on_when_the_questions_have_taken_the_next_layers_time()
     roomless.now += 30.0
     grow_on()
     assert roomless.grown == 1
+    held = _TimedTable([3.0, 8.0, 1.0])
+    held.radius, held.now = 2, 11.0
+    control = _ClockControl(held, 100.0)
+    grow_on = tie_break_module._GrowOn(held, [3.0, 8.0], 99, control)
+    control.used = (1 << 30) - 10_000  # (the answers hold all but 10,000 bytes of the budget)
+    held.now += 30.0
+    grow_on()
+    assert held.offered == [1000 + 5000]  # (its own bytes and half of what is left, not the share)
+    late = _TimedTable([3.0, 8.0, 1.0])
+    late.radius, late.now = 2, 11.0
+    control = _ClockControl(late, 100.0)
+    grow_on = tie_break_module._GrowOn(late, [3.0, 8.0], 99, control)
+    control.release_seconds = 10.0  # (letting go of the answers, when stopped: the table may not take it)
+    late.now += 62.0  # (94.3 s at the layer's end: within the 100, past 100 - 10)
+    grow_on()
+    assert late.grown == 0 and not late.can_grow
     done = _TimedTable([3.0, 8.0, 1.0])
     done.radius, done.now = 2, 11.0
     grow_on = tie_break_module._GrowOn(done, [3.0, 8.0], 2, _ClockControl(done, 100.0))
