@@ -112,17 +112,28 @@ def _near_table(
     while not table.complete and table.radius < pushes:
         if ends is not None and took and control.seconds + _next_layer_seconds(took) > ends:
             return table, took  # (it would stop midway: the time and memory a part layer takes are lost)
-        radius, began = table.radius, control.seconds
         most = 1 << 40 if share is None else table.most_within(share)
-        table.grow(control, None if ends is None else max(0.0, ends - control.seconds), most,
-                   until=radius + 1, limit=lambda: pushes)
-        if table.radius == radius:
+        if not _grow_layer(table, control, None if ends is None else max(0.0, ends - control.seconds),
+                           most, pushes, took):
             if took and ends is not None and control.seconds >= ends:
                 return table, took  # (out of its time midway: the rest of the layer may come later)
             break  # (out of its memory, or of its time with no layer's seconds to foresee by)
-        took.append(control.seconds - began)
     table.stop_growing()
     return table, []
+
+
+def _grow_layer(
+    table: PullTable | PackedPullTable, control: Control, seconds: float | None, most: int, pushes: int,
+    took: list[float],
+) -> bool:
+    """One more pull layer, within `seconds` and `most` entries, leaving out positions on no
+    plan of `pushes`: was it had whole? If so its seconds go on the end of `took`."""
+    radius, began = table.radius, control.seconds
+    table.grow(control, seconds, most, until=radius + 1, limit=lambda: pushes)
+    if table.radius == radius:
+        return False
+    took.append(control.seconds - began)
+    return True
 
 
 def _next_layer_seconds(took: list[float]) -> float:
@@ -165,16 +176,13 @@ class _GrowOn:
             if now + foreseen > end:
                 self._stop()  # (time only shrinks from here)
                 return
-        radius = table.radius
         most = 1 << 40
         if self.share is not None:  # (half of what the answers leave, at most: they go on growing too)
             left = control.budget.memory_bytes - control.memory_used()
             most = table.most_within(min(self.share, table.nbytes() + max(0, left) // 2))
-        table.grow(control, None if end is None else end - now, most, until=radius + 1, limit=lambda: self.pushes)
-        if table.radius == radius:
+        if not _grow_layer(table, control, None if end is None else end - now, most, self.pushes, self.took):
             self._stop()  # (out of its memory, or of the time)
             return
-        self.took.append(control.seconds - now)
         self.since = control.seconds
 
     def _stop(self) -> None:
