@@ -92,6 +92,12 @@ class BoardScreen(Thinking, Screen[int]):
         """The plans known for this level under the metric chosen."""
         return self.books[self.metric]
 
+    @property
+    def moves_book(self) -> PlanBook:
+        """The plans of the fewest moves, whatever the metric chosen: the par, its search and
+        a resumed game's plan count moves."""
+        return self.books["moves"]
+
     def _open(self, index: int) -> None:
         self.index = index
         entry = self.entry
@@ -126,7 +132,7 @@ class BoardScreen(Thinking, Screen[int]):
             # (with the proven plan on from here, if known: a hint there may have taken a minute.
             # Traffic's car just moved may go on for free: its hint also needs the positions
             # that move leads to, not kept, so it searches again, as its searches are quick)
-            plan = self.books["moves"].get(game.state)  # (what a resumed game takes it for)
+            plan = self.moves_book.get(game.state)
             text = None if plan is None else format_plan(game.rules, plan)
             self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, text))
         else:
@@ -161,7 +167,7 @@ class BoardScreen(Thinking, Screen[int]):
         self._recall_plans()
         # a par to learn: none known, or a user's file says one the solver has not proven
         unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
-        self._prepare(entry, self.books["moves"], unproven)  # (the par counts moves)
+        self._prepare(entry, self.moves_book, unproven)
         self._changed()
 
     @property

@@ -362,7 +362,7 @@ class Thinking:
         for text in (record.par_plan, record.best_plan, *entry.solutions) if par is not None else ():
             plan = solving(text)
             if plan is not None and len(plan) == par:
-                self.books["moves"].learn(start, plan)  # (the par counts moves)
+                self.moves_book.learn(start, plan)
                 break
         for texts, origin in (((record.best_plan,), "your best solution"),
                               (entry.solutions, "the level file's solution")):
@@ -375,7 +375,7 @@ class Thinking:
                         book.learn_saved(start, plan, origin)
         plan = self._solving_plan(self._resumed_plan, self.game.state)
         if plan is not None:
-            self.books["moves"].learn(self.game.state, plan)  # (as save_game keeps it)
+            self.moves_book.learn(self.game.state, plan)
 
     def _solving_plan(self, text: str | None, state: Any) -> list | None:
         """The moves of `text` if they solve the level from `state`, else None."""
