@@ -21,7 +21,7 @@ def test_solves_bests_and_assisted_marks_survive_a_restart(tmp_path):
     store.record_solve("pack:a#1", 20, 1, assisted=True)  # help after a solo solve: still solo
     store.remember_par("pack:a#1", 38)
     again = ProgressStore(str(tmp_path))
-    assert again.level("pack:a#1") == LevelRecord(True, False, 40, 8, 38)
+    assert again.level("pack:a#1") == LevelRecord(True, False, 40, 8, 38, push_best=2, push_best_moves=41)
     assert again.level("pack:a#2") == LevelRecord()
     assert again.messages == []
 
@@ -33,7 +33,8 @@ def test_the_best_solves_moves_are_kept_with_it(tmp_path):
     store.record_solve("k#1", 6, 1, assisted=False, plan="rrRddu")
     assert ProgressStore(str(tmp_path)).level("k#1").best_plan == "rrRdd"
     store.record_solve("k#1", 4, 1, assisted=False, plan="rRdd")
-    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(True, False, 4, 1, None, "rRdd")
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(
+        True, False, 4, 1, None, "rRdd", push_best=1, push_best_moves=4, push_best_plan="rRdd")
     # a best recorded before plans were: the next solve as short fills it in
     levels = {"old#1": {"solved": True, "best_moves": 4, "best_pushes": 1}, "odd#1": {"solved": True, "best_plan": 7}}
     (tmp_path / "progress.json").write_text(json.dumps({"levels": levels}))
@@ -43,6 +44,40 @@ def test_the_best_solves_moves_are_kept_with_it(tmp_path):
     assert store.level("old#1").best_plan is None
     store.record_solve("old#1", 4, 1, assisted=False, plan="rRdd")
     assert ProgressStore(str(tmp_path)).level("old#1").best_plan == "rRdd"
+
+
+def test_the_best_by_pushes_is_a_solve_of_its_own(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    assert store.record_solve("k#1", 19, 9, assisted=False, plan="a", metric="pushes") is True
+    assert store.record_solve("k#1", 25, 7, assisted=False, plan="b", metric="pushes") is True  # (more moves)
+    assert store.record_solve("k#1", 24, 7, assisted=False, plan="c") is False  # (not the best by moves)
+    assert store.record_solve("k#1", 26, 7, assisted=False, plan="d", metric="pushes") is False
+    assert store.record_solve("k#1", 2, 1, assisted=True, metric="pushes") is False  # help never sets a best
+    record = ProgressStore(str(tmp_path)).level("k#1")
+    assert (record.best_moves, record.best_pushes, record.best_plan) == (19, 9, "a")
+    assert (record.push_best, record.push_best_moves, record.push_best_plan) == (7, 24, "c")
+    assert [(record.best_by(m), record.best_plan_by(m)) for m in ("moves", "pushes")] == [(19, "a"), (7, "c")]
+    # a best kept before bests by pushes were: a solve of its pushes, and its own best by them
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": {"old#1": {
+        "solved": True, "best_moves": 4, "best_pushes": 2, "best_plan": "rRdD"}}}))
+    old = ProgressStore(str(tmp_path)).level("old#1")
+    assert (old.push_best, old.push_best_moves, old.push_best_plan) == (2, 4, "rRdD")
+    bad = {"solved": True, "push_best": -1}
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": {"bad#1": bad}}))
+    assert ProgressStore(str(tmp_path)).level("bad#1") == LevelRecord()
+
+
+def test_a_par_by_pushes_is_kept_apart_from_the_par_by_moves(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    store.remember_par("k#1", 19, "rRdd")
+    store.remember_par("k#1", 7, metric="pushes")
+    store.remember_par("k#1", 7, "LLuR", metric="pushes")  # (the same par, now with its plan)
+    store.remember_par("k#1", 7, "UUdR", metric="pushes")  # (another: the first stays)
+    record = ProgressStore(str(tmp_path)).level("k#1")
+    assert record == LevelRecord(par=19, par_plan="rRdd", push_par=7, push_par_plan="LLuR")
+    assert (record.par_by("moves"), record.par_by("pushes")) == (19, 7)
+    store.remember_par("k#1", 6, metric="pushes")
+    assert ProgressStore(str(tmp_path)).level("k#1") == LevelRecord(par=19, par_plan="rRdd", push_par=6)
 
 
 def test_a_proven_par_keeps_its_plan_until_another_par_is_proven(tmp_path):
@@ -191,7 +226,9 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     first.record_solve("a#1", 10, 2, assisted=False, plan="R")
     second.record_solve("b#1", 5, 1, assisted=False)
     second.record_solve("a#1", 8, 2, assisted=False, plan="L")  # the same level, better
+    first.record_solve("a#1", 14, 1, assisted=False, plan="P")  # (better by pushes only)
     first.remember_par("a#1", 8)
+    second.remember_par("a#1", 1, "P", metric="pushes")
     second.remember_par("c#1", 3, "RRR")
     first.remember_par("c#1", 3)  # (the same par, proven again without its plan: the plan stays)
     first.save_game("x#3", SavedGame({"entries": [["move", "R"]]}, 3.0, 0))
@@ -205,6 +242,7 @@ def test_two_stores_on_one_folder_keep_each_others_writes(tmp_path):
     later = ProgressStore(str(tmp_path))
     a = later.level("a#1")
     assert a.solved and (a.best_moves, a.best_plan, a.par) == (8, "L", 8) and later.level("b#1").best_moves == 5
+    assert (a.push_best, a.push_best_moves, a.push_best_plan, a.push_par, a.push_par_plan) == (1, 14, "P", 1, "P")
     assert later.saved_game("x#3") is None and later.saved_game("y#3").seconds == 4.0
     assert later.recent == [str(tmp_path / "y.xsb"), str(tmp_path / "x.xsb")]
     assert later.setting("theme") == "textual-light" and later.setting("keymap") == {"undo": "f5"}

@@ -2,7 +2,8 @@
 
 Four small JSON files under the data directory, so damage to one never costs the others:
 
-    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan"}}}
+    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
+                                     "push_par", "push_par_plan", "push_best", "push_best_moves", "push_best_plan"}}}
     games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
@@ -51,9 +52,15 @@ def default_data_dir() -> str:
     return platformdirs.user_data_dir("fewest")
 
 
+# a metric -> the LevelRecord fields of its best: its count, the other count, the plan's text
+_BESTS = {"moves": ("best_moves", "best_pushes", "best_plan"), "pushes": ("push_best", "push_best_moves", "push_best_plan")}
+
+
 @dataclass
 class LevelRecord:
-    """What the browser shows for one level. `best_*` count only solves without help."""
+    """What the browser shows for one level. `best_*` count only solves without help.
+    Each count by a metric has its twin by the other (Sokoban): the moves' ones first, then
+    those of the fewest pushes (ties: moves), which are other solves and other plans."""
 
     solved: bool = False
     assisted: bool = False  # solved, but only ever with hints / solve
@@ -62,6 +69,37 @@ class LevelRecord:
     par: int | None = None  # proven optimal length learned while playing
     best_plan: str | None = None  # the moves of that best solve, as a plan's text
     par_plan: str | None = None  # a plan of `par` moves from the start the solver proved, as text
+    push_par: int | None = None  # the fewest pushes, proven while playing
+    push_par_plan: str | None = None  # a plan of them, its moves proven fewest for them too
+    push_best: int | None = None  # the fewest pushes of a solve without help
+    push_best_moves: int | None = None  # its moves (the fewest of such solves)
+    push_best_plan: str | None = None
+
+    def offer_best(self, metric: str, count: int, then: int, plan: str | None) -> bool:
+        """Keep a solve without help as the best by `metric` if it is better (`count` by the
+        metric, ties broken by `then`, the other count); True if kept. One as good as the
+        best, kept without its plan (recorded before plans were), gives it its plan."""
+        names = _BESTS[metric]
+        best = (getattr(self, names[0]), getattr(self, names[1]) or 0)
+        if best[0] is None or (count, then) < best:
+            for name, value in zip(names, (count, then, plan)):
+                setattr(self, name, value)
+            return True
+        if plan is not None and getattr(self, names[2]) is None and (count, then) == best:
+            setattr(self, names[2], plan)
+        return False
+
+    def par_by(self, metric: str) -> int | None:
+        """The proven par counted by `metric` ("moves" or "pushes")."""
+        return self.push_par if metric == "pushes" else self.par
+
+    def best_by(self, metric: str) -> int | None:
+        """The player's best count by `metric`."""
+        return self.push_best if metric == "pushes" else self.best_moves
+
+    def best_plan_by(self, metric: str) -> str | None:
+        """The moves of the player's best solve by `metric`."""
+        return self.push_best_plan if metric == "pushes" else self.best_plan
 
     @classmethod
     def from_json(cls, data: Any) -> "LevelRecord | None":
@@ -74,14 +112,18 @@ class LevelRecord:
             if not isinstance(value, bool):
                 return None
             setattr(record, name, value)
-        for name in ("best_moves", "best_pushes", "par"):
+        for name in ("best_moves", "best_pushes", "par", "push_par", "push_best", "push_best_moves"):
             value = data.get(name)
             if value is not None and (type(value) is not int or value < 0):
                 return None
             setattr(record, name, value)
-        for name in ("best_plan", "par_plan"):  # (the counts stand without them)
+        for name in ("best_plan", "par_plan", "push_par_plan", "push_best_plan"):  # (the counts stand without them)
             plan = data.get(name)
             setattr(record, name, plan if isinstance(plan, str) else None)
+        if record.push_best is None and record.best_pushes is not None:
+            # (kept before bests by pushes were: the best by moves is a solve of its pushes)
+            record.push_best, record.push_best_moves = record.best_pushes, record.best_moves
+            record.push_best_plan = record.best_plan
         return record
 
 
@@ -157,36 +199,37 @@ class ProgressStore:
     def level(self, key: str) -> LevelRecord:
         return self.levels.get(key) or LevelRecord()
 
-    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool, plan: str | None = None) -> bool:
-        """Note a finished level; True when it is a new personal best (unassisted only).
-        `plan` (the moves' text) is kept with the best, and with a solve that equals a
-        best kept without one (recorded before plans were)."""
+    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool, plan: str | None = None,
+                     metric: str = "moves") -> bool:
+        """Note a finished level; True when it is a new personal best by `metric`
+        (unassisted only); the best by the other metric is kept too. `plan` (the moves'
+        text) is kept with each best, and with a solve that equals a best kept without one
+        (recorded before plans were)."""
         record = self.levels.setdefault(key, LevelRecord())
         first_own = not record.solved or record.assisted
         record.solved = True
-        improved = False
+        improved: set[str] = set()  # (the metrics whose best it is)
         if assisted:
             record.assisted = record.assisted or first_own
         else:
             record.assisted = False
-            best = (record.best_moves, record.best_pushes)
-            if best[0] is None or (moves, pushes) < (best[0], best[1] or 0):
-                record.best_moves, record.best_pushes = moves, pushes
-                record.best_plan = plan
-                improved = True
-            elif record.best_plan is None and (moves, pushes) == (best[0], best[1] or 0):
-                record.best_plan = plan
+            improved = {name for name, counts in (("moves", (moves, pushes)), ("pushes", (pushes, moves)))
+                        if record.offer_best(name, *counts, plan)}
         self._save_level(key)
-        return improved
+        return metric in improved
 
-    def remember_par(self, key: str, par: int, plan: str | None = None) -> None:
-        """Keep a par the solver proved, with the plan of that length it found (its text),
-        so that the level met again needs no search for a hint or solve from its start."""
+    def remember_par(self, key: str, par: int, plan: str | None = None, metric: str = "moves") -> None:
+        """Keep a par the solver proved, counted by `metric`, with the plan it found (its
+        text; under pushes, one whose moves are proven fewest too), so that the level met
+        again needs no search for a hint or solve from its start."""
         record = self.levels.setdefault(key, LevelRecord())
-        if record.par != par:
-            record.par, record.par_plan = par, plan
-        elif plan is not None and record.par_plan is None:
-            record.par_plan = plan
+        names = ("push_par", "push_par_plan") if metric == "pushes" else ("par", "par_plan")
+        known, known_plan = (getattr(record, name) for name in names)
+        if known != par:
+            setattr(record, names[0], par)
+            setattr(record, names[1], plan)
+        elif plan is not None and known_plan is None:
+            setattr(record, names[1], plan)
         else:
             return
         self._save_level(key)
@@ -352,8 +395,8 @@ class ProgressStore:
 
 def _merged_levels(theirs: Any, mine: dict) -> dict:
     """One level's record as two instances left it: solved in either, assisted only where
-    neither solved it unaided, the better best (with its plan), the par this one proved
-    (with its plan, or the other's plan for the same par)."""
+    neither solved it unaided, the better best by each metric (with its plan), the par
+    this one proved by each (with its plan, or the other's plan for the same par)."""
     other = LevelRecord.from_json(theirs)
     if other is None:
         return mine
@@ -361,15 +404,15 @@ def _merged_levels(theirs: Any, mine: dict) -> dict:
     unaided = (record.solved and not record.assisted) or (other.solved and not other.assisted)
     record.solved = record.solved or other.solved
     record.assisted = record.solved and not unaided
-    if other.best_moves is not None and (
-        record.best_moves is None
-        or (other.best_moves, other.best_pushes or 0) < (record.best_moves, record.best_pushes or 0)
-    ):
-        record.best_moves, record.best_pushes, record.best_plan = other.best_moves, other.best_pushes, other.best_plan
-    if record.par is None:
-        record.par, record.par_plan = other.par, other.par_plan
-    elif record.par_plan is None and other.par == record.par:
-        record.par_plan = other.par_plan
+    for metric, (count, then, plan) in _BESTS.items():
+        if getattr(other, count) is not None:
+            record.offer_best(metric, getattr(other, count), getattr(other, then) or 0, getattr(other, plan))
+    for par, plan in (("par", "par_plan"), ("push_par", "push_par_plan")):
+        if getattr(record, par) is None:
+            setattr(record, par, getattr(other, par))
+            setattr(record, plan, getattr(other, plan))
+        elif getattr(record, plan) is None and getattr(other, par) == getattr(record, par):
+            setattr(record, plan, getattr(other, plan))
     return asdict(record)
 
 
