@@ -417,3 +417,30 @@ async def test_pasted_text_that_is_no_level_is_refused_and_the_search_box_takes_
         search.post_message(events.Paste("push"))
         await wait_for(pilot, lambda: search.value == "push")
         assert app.store.recent == []
+
+
+async def test_under_pushes_sokobans_par_and_best_count_pushes(tmp_path):
+    sokoban_shelf = next(s for s in bundled_packs() if s.family == "sokoban")
+    first = sokoban_shelf.entries[0]
+    store = ProgressStore(str(tmp_path))
+    store.record_solve(first.key, 30, 12, assisted=False)
+    store.record_solve(first.key, 34, 10, assisted=False)  # (better by pushes only)
+    store.remember_par(first.key, 9, metric="pushes")
+    store.set_setting("metric", "pushes")
+    app = quiet_app(FewestApp(data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        browser = app.screen
+        browser.show_shelf(browser.shelves.index(next(s for s in browser.shelves if s.title == sokoban_shelf.title)))
+        await pilot.pause()
+        table = _table(app)
+        labels = [c.label.plain for c in table.columns.values()]
+        row = table.get_row_at(0)
+        assert (row[labels.index("Par")], row[labels.index("Best")]) == ("9", "10")
+        assert _table(app).row_count == len(sokoban_shelf.entries)
+        assert all(table.get_row_at(i)[labels.index("Par")] == "?" for i in range(1, 3))  # (files give moves)
+        assert str(browser.query_one("#browser-message").render()).endswith("· par and best in pushes")
+        app.store.set_setting("metric", "moves")
+        browser.show_shelf(browser.shelf_index)
+        await pilot.pause()
+        row = _table(app).get_row_at(0)
+        assert (row[labels.index("Par")], row[labels.index("Best")]) == (str(first.par or "?"), "30")

@@ -32,17 +32,19 @@ async def test_hints_and_solve_go_by_the_metric_chosen(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         await pilot.press("M")
-        assert "fewest pushes (then moves)" in _message(app) and "Fewest pushes" in _status(app)
+        assert "fewest pushes (then moves)" in _message(app) and "Par ? pushes" in _status(app)
         await pilot.press("h")
         await idle(pilot)
         assert _message(app).startswith("7 pushes (25 moves) to solve from here.")
-        assert app.store.level(entry.key).par is None  # (the par counts moves: 25 is none)
+        record = app.store.level(entry.key)
+        assert (record.par, record.push_par) == (None, 7)  # (a hint from the start proves the par by pushes)
+        assert "Par 7 pushes" in _status(app)
         await pilot.press("M")
-        assert "fewest moves (then pushes)" in _message(app) and "Fewest" not in _status(app)
+        assert "fewest moves (then pushes)" in _message(app) and "pushes" not in _status(app).split("Par")[1]
         await pilot.press("h")
         await idle(pilot)
         assert _message(app).startswith("19 moves (9 pushes) to solve from here.")
-        assert app.store.level(entry.key).par == 19
+        assert app.store.level(entry.key).par == 19 and "Par 19  " in _status(app)
         await pilot.press("M", "S")
         await wait_for(pilot, screen.game.is_solved)
         moves = screen.game.line_moves  # (each played through the engine by the game)
@@ -62,7 +64,7 @@ async def test_the_metric_chosen_holds_for_the_next_visit(tmp_path):
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         await idle(pilot)
-        assert _message(again).startswith("7 pushes (25 moves)") and "Fewest pushes" in _status(again)
+        assert _message(again).startswith("7 pushes (25 moves)") and "Par 7 pushes" in _status(again)
 
 
 async def test_a_metric_setting_the_app_does_not_know_counts_moves(tmp_path):
@@ -75,7 +77,7 @@ async def test_a_metric_setting_the_app_does_not_know_counts_moves(tmp_path):
         await idle(pilot)
         assert _message(app).startswith("19 moves (9 pushes)")
         await pilot.press("M")
-        assert "Fewest pushes" in _status(app)
+        assert "Par ? pushes" in _status(app)
 
 
 async def test_a_hint_asked_before_a_switch_does_not_answer_after_it(tmp_path):
@@ -115,3 +117,85 @@ def test_each_book_keeps_aside_the_known_solution_shortest_by_its_metric():
             for plan in order:
                 book.learn_saved(start, plan, "a file's")
             assert list(book.saved(start)[0]) == list(best), (metric, order)
+
+
+def _card(app) -> str:
+    return "\n".join(str(app.screen.query_one(f"#solved-{part}").render()) for part in ("headline", "verdict"))
+
+
+async def test_under_pushes_a_solve_is_judged_and_kept_by_its_pushes(tmp_path):
+    from textual import events
+
+    from fewest.engine.base import format_plan
+    from fewest.solvers import api
+    from fewest.tui.progress import ProgressStore
+    from fewest.tui.solved_screen import SolvedScreen
+
+    entry = _cloakroom()
+    by_pushes = api.solve("sokoban", entry.level, metric="pushes").moves
+    assert (sokoban.tally(by_pushes).pushes, len(by_pushes)) == lexicographic_optimum(entry.level, "pushes")
+    store = ProgressStore(str(tmp_path))
+    store.record_solve(entry.key, 19, 9, assisted=False, plan=None)  # (an earlier solve, best by moves)
+    store.remember_par(entry.key, 7, metric="pushes")
+    store.set_setting("metric", "pushes")
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        assert "Par 7 pushes  Best 9 pushes" in _status(app)
+        screen.post_message(events.Paste(format_plan(sokoban, by_pushes)))  # (played as the player's own)
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        card = _card(app)
+        assert card.startswith("Solved in 25 moves, 7 pushes (par 7 pushes)\n"), card
+        assert "Perfect: as few pushes as there can be!" in card and "New personal best (was 9 pushes)." in card
+        await pilot.press("escape")
+        record = app.store.level(entry.key)
+        assert (record.push_best, record.push_best_moves, record.best_moves) == (7, 25, 19)  # (19: not beaten)
+        assert "Par 7 pushes  Best 7 pushes" in _status(app)
+        await pilot.press("M")
+        assert "Par 19  Best 19  " in _status(app)  # (the moves' own: the file's par and the earlier solve)
+        await pilot.press("M", "r", "b")  # (b replays the best by pushes, not the one by moves)
+        await wait_for(pilot, screen.game.is_solved)
+        assert list(screen.game.line_moves) == list(by_pushes)
+
+
+def test_the_solved_card_counts_by_the_metric():
+    from fewest.tui.solved_screen import SolvedFacts, headline, verdict
+
+    facts = SolvedFacts(moves=27, pushes=9, par=7, best_before=10, new_best=True, assisted=False,
+                        seconds=None, has_next=True, metric="pushes")
+    assert headline(facts) == "Solved in 27 moves, 9 pushes (par 7 pushes)"
+    assert verdict(facts).splitlines() == [
+        "2 pushes over par: can you find a way with fewer pushes?", "New personal best (was 10 pushes)."]
+    one = SolvedFacts(moves=27, pushes=8, par=7, best_before=1, new_best=True, assisted=False,
+                      seconds=None, has_next=True, metric="pushes")
+    assert verdict(one).splitlines()[0].startswith("1 push over par") and "(was 1 push)" in verdict(one)
+    by_moves = SolvedFacts(moves=27, pushes=9, par=19, best_before=30, new_best=True, assisted=False,
+                           seconds=None, has_next=True)
+    assert headline(by_moves) == "Solved in 27 moves, 9 pushes (par 19)"
+    assert verdict(by_moves).splitlines() == ["8 over par: can you find a shorter way?", "New personal best (was 30)."]
+
+
+async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path, monkeypatch):
+    entry = _cloakroom()
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    app.learn_par = True  # (the background proof of the par)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        assert app.store.level(entry.key).push_par is None
+        await pilot.press("M")
+        await wait_for(pilot, lambda: app.store.level(entry.key).push_par is not None)
+        record = app.store.level(entry.key)
+        assert record.push_par == 7 and record.par is None  # (the moves' par is the file's, 19: not searched)
+        plan = screen._solving_plan(record.push_par_plan, screen.game.start)  # (kept with it, and it solves)
+        assert (sokoban.tally(plan).pushes, len(plan)) == lexicographic_optimum(entry.level, "pushes")
+    from fewest.solvers.solution import Solution, Stats, Status
+    from fewest.tui import solver_worker
+
+    # met again, a search would find nothing: the plan kept with the par answers from the start
+    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
+    again = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with again.run_test(size=SIZE) as pilot:
+        assert "Par 7 pushes" in _status(again)
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(again).startswith("7 pushes (25 moves) to solve from here.")

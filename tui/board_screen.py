@@ -27,7 +27,7 @@ from fewest.levels.bundled import is_bundled
 from fewest.solvers import api
 from fewest.tui.board_base import BoardView
 from fewest.tui.board_thinking import Thinking
-from fewest.tui.catalog import par_of
+from fewest.tui.catalog import chosen_metric, par_of
 from fewest.tui.frontends import board_class, family_title
 from fewest.tui.progress import ProgressStore, SavedGame
 from fewest.tui.solver_worker import PlanBook
@@ -57,7 +57,7 @@ class BoardScreen(Thinking, Screen[int]):
         Binding("m", "meter", "Meter", id="meter", show=False,
                 tooltip="Meter: show the exact moves to go, live"),
         Binding("M", "metric", "Metric", id="metric", show=False,
-                tooltip="Metric: hints and solve by the fewest moves, or by the fewest pushes (then moves)"),
+                tooltip="Metric: hints, solve, par and best by the fewest moves, or by the fewest pushes (then moves)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
         Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
                 tooltip="Stop a search or a solve; else back to the levels"),
@@ -83,9 +83,8 @@ class BoardScreen(Thinking, Screen[int]):
 
     @property
     def metric(self) -> str:
-        """What hints and solve go by here: the player's choice where the family has it."""
-        chosen = self.store.setting("metric", "moves")  # (settings.json is the user's: any value)
-        return chosen if isinstance(chosen, str) and chosen in self.books else "moves"
+        """What hints, solve, par and best go by here: the player's choice where the family has it."""
+        return chosen_metric(self.entry.family, self.store)
 
     @property
     def book(self) -> PlanBook:
@@ -165,10 +164,16 @@ class BoardScreen(Thinking, Screen[int]):
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
         self._recall_plans()
-        # a par to learn: none known, or a user's file says one the solver has not proven
-        unproven = self.store.level(entry.key).par is None and (entry.par is None or not is_bundled(entry))
-        self._prepare(entry, self.moves_book, unproven)
+        self._prepare(entry, self.book, self.par_unproven())
         self._changed()
+
+    def par_unproven(self) -> bool:
+        """Is there a par to learn by the metric chosen: none known, or (moves) a user's
+        file says one the solver has not proven?"""
+        entry, metric = self.entry, self.metric
+        if self.store.level(entry.key).par_by(metric) is not None:
+            return False
+        return metric == "pushes" or entry.par is None or not is_bundled(entry)
 
     @property
     def board(self) -> BoardView:
@@ -270,8 +275,8 @@ class BoardScreen(Thinking, Screen[int]):
             metric=self.metric,
             moves=counters.moves,
             pushes=counters.pushes if shows_pushes else None,
-            par=par_of(self.entry, self.store),
-            best=record.best_moves,
+            par=par_of(self.entry, self.store, self.metric),
+            best=record.best_by(self.metric),
             hints=self.hints,
             seconds=self.seconds if self.app.show_timer else None,
             unsolvable=self.unsolvable,
@@ -323,7 +328,7 @@ class BoardScreen(Thinking, Screen[int]):
             "undo": game.can_undo,
             "redo": game.can_redo,
             "restart": game.state != game.start,
-            "replay_best": self.store.level(self.entry.key).best_plan is not None and not self._playing,
+            "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not self._playing,
             "cancel_or_back": True,
         }
         if action == "meter":
@@ -353,8 +358,8 @@ class BoardScreen(Thinking, Screen[int]):
             self._changed()
 
     def action_replay_best(self) -> None:
-        """From the start, the moves of the player's best solve, played like a solution."""
-        text = self.store.level(self.entry.key).best_plan
+        """From the start, the moves of the player's best solve by the metric, played like a solution."""
+        text = self.store.level(self.entry.key).best_plan_by(self.metric)
         if text is None or self._playing:
             return
         self._stop_thinking()
@@ -463,18 +468,20 @@ class BoardScreen(Thinking, Screen[int]):
         self._pause_clock()
         self._stop_animation()
         game, entry = self.game, self.entry
-        counters = game.counters
-        best_before = self.store.level(entry.key).best_moves
-        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted,
-                                           format_plan(game.rules, game.line_moves))
+        counters, metric = game.counters, self.metric
+        best_before = self.store.level(entry.key).best_by(metric)
+        text = format_plan(game.rules, game.line_moves)
+        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted, text, metric)
         self.store.drop_game(entry.key, finished=True)
-        if new_best:  # (as the books have it from the visit's start: for a hint after undos)
-            for book in self.books.values():
+        record = self.store.level(entry.key)
+        for book in self.books.values():  # (as the books have it from the visit's start: for a hint after undos)
+            if not game.assisted and record.best_plan_by(book.metric) == text:  # (the best by its metric)
                 book.learn_saved(game.start, game.line_moves, "your best solution")
         facts = SolvedFacts(
+            metric=metric,
             moves=counters.moves,
             pushes=counters.pushes if entry.family == "sokoban" else None,
-            par=par_of(entry, self.store),
+            par=par_of(entry, self.store, metric),
             best_before=best_before,
             new_best=new_best,
             assisted=game.assisted,

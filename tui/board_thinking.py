@@ -92,7 +92,8 @@ class Thinking:
         self.board.hint_move = None
         self.board.show()
         other = {"moves": "pushes", "pushes": "moves"}.get(chosen, "moves")
-        self.say(f"Hints and solve now go by the fewest {chosen} (then {other}); M switches back.")
+        self.say(f"Hints, solve, par and best now go by the fewest {chosen} (then {other}); M switches back.")
+        self._prepare(self.entry, self.book, self.par_unproven())  # (the par by this metric, if not known)
         self._show_status()
 
     # ----- hints and solve -----------------------------------------------
@@ -167,8 +168,11 @@ class Thinking:
         # (from the start with no move before it: back at the start after a traffic car went
         # and came back, that car may go on for free, and the count is not the par)
         at_start = analysis.state == self.game.rules.initial_state(entry.level) and analysis.last is None
-        if at_start and analysis.status is Status.OPTIMAL and analysis.plan is not None and analysis.metric == "moves":
-            self._proven_par(analysis.moves_to_go, analysis.plan)  # a hint from the start proves the par
+        if at_start and analysis.plan is not None:  # a hint from the start may prove the par
+            par = self._par_proven(analysis.metric, analysis.status, analysis.plan, analysis.at_least,
+                                   analysis.moves_to_go)
+            if par is not None:
+                self._proven_par(*par, analysis.metric)
         if not self._is_current(analysis):
             return
         if analysis.dead or analysis.plan is None:
@@ -288,9 +292,9 @@ class Thinking:
             if measured == self.game.state:
                 self.meter_value = value
         elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
-            key, par, plan = worker.result
+            key, metric, par, plan = worker.result
             if key == self.entry.key:
-                self._proven_par(par, plan) if par is not None else self._proven_unsolvable()
+                self._proven_par(par, plan, metric) if par is not None else self._proven_unsolvable()
         self._show_status()
 
     # ----- deadlock warning ------------------------------------------------
@@ -314,11 +318,27 @@ class Thinking:
         moves = f"{back} move{'s' if back != 1 else ''}"
         return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
 
-    def _proven_par(self, par: int, plan: Sequence[Any]) -> None:
-        """Keep the par the solver proved, with its plan; where the level's file said another, say so."""
+    def _par_proven(self, metric: str, status: Status, plan: Sequence[Any], at_least: int | None,
+                    moves: int) -> tuple[int, Sequence[Any] | None] | None:
+        """The par a plan from the start proves by `metric`, with the plan to keep with it
+        (proven shortest: under pushes, its moves too), or None. `moves`: the plan's count
+        as the move counter counts it. Under pushes, a plan whose pushes alone are proven
+        fewest (`at_least`, when the moves' proof ran out) proves the par but is not kept."""
+        if metric != "pushes":
+            return (moves, plan) if status is Status.OPTIMAL else None
+        pushes = self.game.rules.tally(plan).pushes
+        if status is Status.OPTIMAL:
+            return pushes, plan
+        return (pushes, None) if status is Status.FOUND and at_least == pushes else None
+
+    def _proven_par(self, par: int, plan: Sequence[Any] | None, metric: str = "moves") -> None:
+        """Keep the par the solver proved by `metric`, with its plan; where the level's file
+        said another (its par counts moves), say so."""
         entry = self.entry
-        told = entry.par is not None and par != entry.par and self.store.level(entry.key).par != par
-        self.store.remember_par(entry.key, par, format_plan(self.game.rules, plan))
+        told = (metric == "moves" and entry.par is not None and par != entry.par
+                and self.store.level(entry.key).par != par)
+        text = None if plan is None else format_plan(self.game.rules, plan)
+        self.store.remember_par(entry.key, par, text, metric)
         if told:
             self.say(f"Par {par}, proven by the solver: the level's file says {entry.par}.")
 
@@ -330,29 +350,33 @@ class Thinking:
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:
-        """Warm the solver's tables, then (cheaply, if possible) learn the par."""
+        """Warm the solver's tables, then (cheaply, if possible) learn the par by the book's
+        metric: (the level's key, the metric, the par or None for no solution, its plan)."""
         worker = get_current_worker()
         api.warm_up(entry.family, entry.level, should_stop=lambda: worker.is_cancelled)
         if not need_par or worker.is_cancelled or not self.app.learn_par:
             return None
-        solution = api.solve(entry.family, entry.level, budget=PAR_BUDGET,
+        solution = api.solve(entry.family, entry.level, metric=book.metric, budget=PAR_BUDGET,
                              should_stop=lambda: worker.is_cancelled)
         if solution.status is Status.UNSOLVABLE:
-            return entry.key, None, None
-        if solution.status is not Status.OPTIMAL:
+            return entry.key, book.metric, None, None
+        par = self._par_proven(book.metric, solution.status, solution.moves, solution.at_least,
+                               len(solution.moves))
+        if par is None:
             return None
-        book.learn(book.rules.initial_state(entry.level), solution.moves)
-        return entry.key, len(solution.moves), solution.moves
+        if solution.status is Status.OPTIMAL:
+            book.learn(book.rules.initial_state(entry.level), solution.moves)
+        return entry.key, book.metric, *par
 
     def _recall_plans(self) -> None:
-        """Put into the moves' book the shortest plans known from an earlier visit or the
-        level's file, so that a hint or solve there needs no search (on the hardest levels,
-        a minute's): from the start, the one the solver proved with the par, else the
-        player's own best or a solution saved in the file if it is as short; from where a
-        resumed game stands, the one kept with it. A plan that no longer solves the level
-        (in `par` moves, from the start) is passed over. The player's best and the file's
-        solutions, whatever their length, are kept aside in every book for positions on
-        their way where a search finds no plan as short."""
+        """Put into each book the shortest plans known from an earlier visit or the level's
+        file, so that a hint or solve there needs no search (on the hardest levels, a
+        minute's): from the start, the one the solver proved with the par by the book's
+        metric, else (moves) the player's own best or a solution saved in the file if it
+        is as short; from where a resumed game stands, the one kept with it (moves). A plan
+        that no longer solves the level (in `par` moves, from the start) is passed over.
+        The player's bests and the file's solutions, whatever their length, are kept aside
+        in every book for positions on their way where a search finds no plan as short."""
         entry = self.entry
         record = self.store.level(entry.key)
         # (a user's file may state a par the solver has not proven: not one to trust here)
@@ -364,7 +388,10 @@ class Thinking:
             if plan is not None and len(plan) == par:
                 self.moves_book.learn(start, plan)
                 break
-        for texts, origin in (((record.best_plan,), "your best solution"),
+        plan = solving(record.push_par_plan)  # (proven with its moves: no other plan is as good)
+        if "pushes" in self.books and plan is not None and self.game.rules.tally(plan).pushes == record.push_par:
+            self.books["pushes"].learn(start, plan)
+        for texts, origin in (((record.best_plan, record.push_best_plan), "your best solution"),
                               (entry.solutions, "the level file's solution")):
             for text in texts:
                 if text is None or len(text) > SAVED_MOST:  # (a letter a move at least)

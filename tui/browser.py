@@ -1,8 +1,9 @@
 """The level browser: families -> packs (bundled and recent files) -> levels.
 
 Left, a tree of shelves by family; right, the chosen shelf's levels with par, the
-player's best and marks. `/` searches titles across every shelf. Opening a level
-pushes the board screen; coming back refreshes the marks.
+player's best (both by the metric M chose: Sokoban's moves or pushes) and marks. `/`
+searches titles across every shelf. Opening a level pushes the board screen; coming
+back refreshes the marks.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
-from fewest.tui.catalog import Shelf, build_catalog, families_in, load_file_shelf, next_unsolved, par_of
+from fewest.tui.catalog import (
+    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of,
+)
 from fewest.tui.frontends import family_title
 from fewest.tui.level_summary import counted
 from fewest.tui.progress import ProgressStore
@@ -174,11 +177,11 @@ class BrowserScreen(Screen):
                 if searching and self.query_text not in entry.display_title().lower():
                     continue
                 record = self.store.level(entry.key)
-                par = par_of(entry, self.store)
+                metric = chosen_metric(entry.family, self.store)
+                par, best = par_of(entry, self.store, metric), record.best_by(metric)
                 # (titles as Text: a string cell is read as markup, and "[/]" in one would crash)
                 row = [str(entry.index), Text(_clip(entry.display_title(), title_width)),
-                       "?" if par is None else str(par),
-                       "-" if record.best_moves is None else str(record.best_moves), self._mark(entry)]
+                       "?" if par is None else str(par), "-" if best is None else str(best), self._mark(entry)]
                 if searching:
                     row.insert(0, Text(shelf.title[:PACK_WIDTH]))
                 table.add_row(*row)
@@ -193,6 +196,8 @@ class BrowserScreen(Screen):
         elif shelf is not None:
             where = shelf.path or "bundled"
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
+            if chosen_metric(shelf.family, self.store) != "moves":  # (M on a board chose it)
+                line += f" · par and best in {chosen_metric(shelf.family, self.store)}"
             self.say(line + _left_out_line(shelf))
         self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
 

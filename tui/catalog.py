@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
 from fewest.levels.files import read_file_each
+from fewest.solvers import api
 from fewest.tui.progress import ProgressStore
 
 
@@ -86,8 +87,15 @@ def next_unsolved(entries: tuple[LevelEntry, ...] | list[LevelEntry], store: Pro
     return 0
 
 
-def par_of(entry: LevelEntry, store: ProgressStore) -> int | None:
-    """The level's optimal length: as the solver proved it in play where it has (a file's
-    par can be wrong), else as its file says."""
-    learned = store.level(entry.key).par
-    return learned if learned is not None else entry.par
+def chosen_metric(family: str, store: ProgressStore) -> str:
+    """What hints, solve, par and best go by for a level of `family`: the player's choice
+    (M on a board) where the family has it, else the moves."""
+    chosen = store.setting("metric", "moves")  # (settings.json is the user's: any value)
+    return chosen if isinstance(chosen, str) and chosen in api.metrics(family) else "moves"
+
+
+def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> int | None:
+    """The level's optimal count by `metric`: as the solver proved it in play where it has
+    (a file's par can be wrong), else, for moves, as its file says (files give no pushes)."""
+    learned = store.level(entry.key).par_by(metric)
+    return learned if learned is not None or metric == "pushes" else entry.par

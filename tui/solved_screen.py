@@ -1,4 +1,6 @@
-"""The "Solved in N moves (par M)" card, with next / retry / back."""
+"""The "Solved in N moves (par M)" card, with next / retry / back.
+
+Par, best and the verdict count by the metric chosen (Sokoban: moves or pushes)."""
 
 from __future__ import annotations
 
@@ -17,19 +19,31 @@ from fewest.tui.status_bar import clock_text
 class SolvedFacts:
     moves: int
     pushes: int | None  # Sokoban only
-    par: int | None
+    par: int | None  # by the metric, as the best before is
     best_before: int | None
     new_best: bool
     assisted: bool
     seconds: float | None  # None: timer hidden
     has_next: bool
+    metric: str = "moves"  # "pushes": par, best and verdict count pushes
+
+    @property
+    def count(self) -> int:
+        """The solve's count by the metric."""
+        return self.pushes if self.metric == "pushes" and self.pushes is not None else self.moves
+
+    def counted(self, count: int) -> str:
+        """`count` with its unit under the metric ("7 pushes"), bare under the moves."""
+        if self.metric != "pushes":
+            return str(count)
+        return f"{count} push{'es' if count != 1 else ''}"
 
 
 def headline(facts: SolvedFacts) -> str:
     count = f"{facts.moves} move{'s' if facts.moves != 1 else ''}"
     if facts.pushes is not None:
         count += f", {facts.pushes} push{'es' if facts.pushes != 1 else ''}"
-    par = f" (par {facts.par})" if facts.par is not None else ""
+    par = f" (par {facts.counted(facts.par)})" if facts.par is not None else ""
     return f"Solved in {count}{par}"
 
 
@@ -37,12 +51,14 @@ def verdict(facts: SolvedFacts) -> str:
     lines = []
     if facts.assisted:
         lines.append("Solved with help: marked assisted.")
-    elif facts.par is not None and facts.moves <= facts.par:
-        lines.append("Perfect: as short as it can be!")
+    elif facts.par is not None and facts.count <= facts.par:
+        lines.append("Perfect: as few pushes as there can be!" if facts.metric == "pushes"
+                     else "Perfect: as short as it can be!")
     elif facts.par is not None:
-        lines.append(f"{facts.moves - facts.par} over par: can you find a shorter way?")
+        shorter = "a way with fewer pushes" if facts.metric == "pushes" else "a shorter way"
+        lines.append(f"{facts.counted(facts.count - facts.par)} over par: can you find {shorter}?")
     if facts.new_best:
-        before = f" (was {facts.best_before})" if facts.best_before is not None else ""
+        before = f" (was {facts.counted(facts.best_before)})" if facts.best_before is not None else ""
         lines.append(f"New personal best{before}.")
     if facts.seconds is not None:
         lines.append(f"Time {clock_text(facts.seconds)}")

@@ -21,12 +21,12 @@ def clock_text(seconds: float) -> str:
 class StatusFacts:
     moves: int
     pushes: int | None  # None: the family has no pushes
-    par: int | None  # None: not known
+    par: int | None  # None: not known (counted by the metric, as the best is)
     best: int | None
     hints: int
     seconds: float | None  # None hides the timer
     unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
-    metric: str = "moves"  # what hints and solve go by (shown when not the moves)
+    metric: str = "moves"  # what hints, solve, par and best go by (named when not the moves)
 
 
 class StatusBar(Static):
@@ -56,11 +56,10 @@ class StatusBar(Static):
         field("Moves", facts.moves)
         if facts.pushes is not None:
             field("Pushes", facts.pushes)
-        field("Par", "none" if facts.unsolvable else "?" if facts.par is None else facts.par)
-        field("Best", "-" if facts.best is None else facts.best)
+        unit = "" if facts.metric == "moves" else f" {facts.metric}"  # ("Par 7 pushes": what M chose)
+        field("Par", "none" if facts.unsolvable else f"{'?' if facts.par is None else facts.par}{unit}")
+        field("Best", "-" if facts.best is None else f"{facts.best}{unit}")
         field("Hints", facts.hints)
-        if facts.metric != "moves":
-            field("Fewest", facts.metric)
         if facts.seconds is not None:
             field("Time", clock_text(facts.seconds))
         if activity:
