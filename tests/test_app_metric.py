@@ -199,3 +199,10 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
         await pilot.press("h")
         await idle(pilot)
         assert _message(again).startswith("7 pushes (25 moves) to solve from here.")
+
+
+def test_a_count_of_one_push_is_singular():
+    from fewest.tui.status_bar import counted
+
+    assert [counted(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
+    assert counted(1, "moves") == "1"

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from fewest.tui.status_bar import clock_text
+from fewest.tui.status_bar import clock_text, counted
 
 
 @dataclass(frozen=True)
@@ -34,9 +34,7 @@ class SolvedFacts:
 
     def counted(self, count: int) -> str:
         """`count` with its unit under the metric ("7 pushes"), bare under the moves."""
-        if self.metric != "pushes":
-            return str(count)
-        return f"{count} push{'es' if count != 1 else ''}"
+        return counted(count, self.metric)
 
 
 def headline(facts: SolvedFacts) -> str:

@@ -17,6 +17,14 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
 
 
+def counted(count: int | str, metric: str) -> str:
+    """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
+    when it is (as every family counts)."""
+    if metric != "pushes":
+        return str(count)
+    return f"{count} push{'' if count == 1 else 'es'}"
+
+
 @dataclass(frozen=True)
 class StatusFacts:
     moves: int
@@ -56,9 +64,9 @@ class StatusBar(Static):
         field("Moves", facts.moves)
         if facts.pushes is not None:
             field("Pushes", facts.pushes)
-        unit = "" if facts.metric == "moves" else f" {facts.metric}"  # ("Par 7 pushes": what M chose)
-        field("Par", "none" if facts.unsolvable else f"{'?' if facts.par is None else facts.par}{unit}")
-        field("Best", "-" if facts.best is None else f"{facts.best}{unit}")
+        # ("Par 7 pushes": the unit says what M chose)
+        field("Par", "none" if facts.unsolvable else counted("?" if facts.par is None else facts.par, facts.metric))
+        field("Best", "-" if facts.best is None else counted(facts.best, facts.metric))
         field("Hints", facts.hints)
         if facts.seconds is not None:
             field("Time", clock_text(facts.seconds))
