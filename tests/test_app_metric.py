@@ -206,3 +206,30 @@ def test_a_count_of_one_push_is_singular():
 
     assert [counted(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
     assert counted(1, "moves") == "1"
+
+
+async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_stands(tmp_path, monkeypatch):
+    from fewest.solvers.solution import Solution, Stats, Status
+    from fewest.tui import solver_worker
+
+    entry = _cloakroom()
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        assert screen.game.state == sokoban.initial_state(entry.level)
+        await pilot.press("M", "h")  # (from the start: the par by pushes is kept with its plan)
+        await idle(pilot)
+        await pilot.press("right", "h")  # (a step off that plan's way: its own plan is the game's)
+        await idle(pilot)
+        told = _message(app)
+        assert told.startswith("7 pushes (24 moves) to solve from here."), told
+        screen.save_game()
+    assert app.store.saved_game(entry.key).push_plan
+    # met again, a search would find nothing: the plan kept with the game answers
+    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
+    again = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with again.run_test(size=SIZE) as pilot:
+        assert _message(again).startswith("Welcome back")
+        await pilot.press("h")
+        await idle(pilot)
+        assert _message(again) == told

@@ -109,6 +109,15 @@ def test_saved_games_replay_through_the_mid_end(tmp_path):
     assert saved is not None and saved.seconds == 12.5 and saved.hints == 2 and saved.plan == "dRuR"
     again = Game.from_record(sokoban, entry.level, saved.record)
     assert again.state == game.state and again.can_redo
+    assert saved.push_plan is None and saved.plan_by("moves") == "dRuR" and saved.plan_by("pushes") is None
+    store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2, None, "RuRd"))  # (by pushes alone)
+    saved = ProgressStore(str(tmp_path)).saved_game(entry.key)
+    assert (saved.plan, saved.push_plan) == (None, "RuRd")
+    raw = json.loads((tmp_path / "games.json").read_text(encoding="utf-8"))
+    raw["games"][entry.key]["push_plan"] = ["R"]  # (malformed: costs only itself)
+    (tmp_path / "games.json").write_text(json.dumps(raw), encoding="utf-8")
+    saved = ProgressStore(str(tmp_path)).saved_game(entry.key)
+    assert saved is not None and saved.push_plan is None and saved.seconds == 12.5
     store.save_game(entry.key, SavedGame(game.to_record(), 12.5, 2))  # (no plan known there)
     assert ProgressStore(str(tmp_path)).saved_game(entry.key).plan is None
     store.drop_game(entry.key)

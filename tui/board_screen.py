@@ -93,8 +93,8 @@ class BoardScreen(Thinking, Screen[int]):
 
     @property
     def moves_book(self) -> PlanBook:
-        """The plans of the fewest moves, whatever the metric chosen: the par, its search and
-        a resumed game's plan count moves."""
+        """The plans of the fewest moves, whatever the metric chosen: the par by moves and
+        the plans a level's file saves count moves."""
         return self.books["moves"]
 
     def _open(self, index: int) -> None:
@@ -112,12 +112,12 @@ class BoardScreen(Thinking, Screen[int]):
         self._resumed = self.app.clock() if self.is_mounted else None
         # (a level can start solved, as a rotation board with its centre all one digit can)
         self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
-        self._resumed_plan: str | None = None  # (put into the book when the level opens)
+        self._resumed_plans: SavedGame | None = None  # (its plans go into the books when the level opens)
         saved = self.store.saved_game(entry.key)
         if saved is not None:
             try:
                 self.game = Game.from_record(rules, entry.level, saved.record)
-                self._elapsed, self.hints, self._resumed_plan = saved.seconds, saved.hints, saved.plan
+                self._elapsed, self.hints, self._resumed_plans = saved.seconds, saved.hints, saved
                 self.solved_before = self.game.is_solved()
                 self.message = "Welcome back: your game is as you left it."
             except ValueError as exc:
@@ -128,12 +128,14 @@ class BoardScreen(Thinking, Screen[int]):
         """Keep an unfinished game on disk; forget a finished or untouched one."""
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
-            # (with the proven plan on from here, if known: a hint there may have taken a minute.
-            # Traffic's car just moved may go on for free: its hint also needs the positions
-            # that move leads to, not kept, so it searches again, as its searches are quick)
-            plan = self.moves_book.get(game.state)
-            text = None if plan is None else format_plan(game.rules, plan)
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, text))
+            # (with the proven plans on from here by each metric, if known: a hint there may
+            # have taken a minute. Traffic's car just moved may go on for free: its hint also
+            # needs the positions that move leads to, not kept, so it searches again, as its
+            # searches are quick)
+            plans = (self.books[metric].get(game.state) if metric in self.books else None
+                     for metric in ("moves", "pushes"))
+            texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
         else:
             self.store.drop_game(key)
 

@@ -373,7 +373,7 @@ class Thinking:
         file, so that a hint or solve there needs no search (on the hardest levels, a
         minute's): from the start, the one the solver proved with the par by the book's
         metric, else (moves) the player's own best or a solution saved in the file if it
-        is as short; from where a resumed game stands, the one kept with it (moves). A plan
+        is as short; from where a resumed game stands, the one kept with it. A plan
         that no longer solves the level (in `par` moves, from the start) is passed over.
         The player's bests and the file's solutions, whatever their length, are kept aside
         in every book for positions on their way where a search finds no plan as short."""
@@ -400,9 +400,10 @@ class Thinking:
                 if plan is not None:
                     for book in self.books.values():
                         book.learn_saved(start, plan, origin)
-        plan = self._solving_plan(self._resumed_plan, self.game.state)
-        if plan is not None:
-            self.moves_book.learn(self.game.state, plan)
+        for metric, book in self.books.items() if self._resumed_plans is not None else ():
+            plan = self._solving_plan(self._resumed_plans.plan_by(metric), self.game.state)
+            if plan is not None:
+                book.learn(self.game.state, plan)
 
     def _solving_plan(self, text: str | None, state: Any) -> list | None:
         """The moves of `text` if they solve the level from `state`, else None."""

@@ -4,7 +4,7 @@ Four small JSON files under the data directory, so damage to one never costs the
 
     progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
                                      "push_par", "push_par_plan", "push_best", "push_best_moves", "push_best_plan"}}}
-    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text}}}
+    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
 
@@ -135,6 +135,11 @@ class SavedGame:
     seconds: float = 0.0
     hints: int = 0
     plan: str | None = None  # a shortest plan on from where it stands, proven by the solver (text)
+    push_plan: str | None = None  # one of the fewest pushes (then moves) from there, proven too
+
+    def plan_by(self, metric: str) -> str | None:
+        """The plan kept by `metric` ("moves" or "pushes")."""
+        return self.push_plan if metric == "pushes" else self.plan
 
 
 class ProgressStore:
@@ -245,13 +250,14 @@ class ProgressStore:
         raw = self._data["games"].get(key)
         if not isinstance(raw, dict) or not isinstance(raw.get("record"), dict):
             return None
-        seconds, hints, plan = raw.get("seconds", 0.0), raw.get("hints", 0), raw.get("plan")
+        seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
+        plans = [plan if isinstance(plan, str) else None for plan in (raw.get("plan"), raw.get("push_plan"))]
         clock_ok = isinstance(seconds, (int, float)) and 0 <= seconds < 1e9  # (not NaN, inf or 1e400)
         return SavedGame(
             raw["record"],
             float(seconds) if clock_ok else 0.0,
             hints if type(hints) is int and hints >= 0 else 0,
-            plan if isinstance(plan, str) else None,
+            *plans,
         )
 
     def save_game(self, key: str, game: SavedGame) -> None:
