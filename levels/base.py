@@ -61,6 +61,7 @@ class LevelEntry:
     title: str = ""
     index: int = 1  # 1-based position in its file
     par: int | None = None  # proven optimal length, when recorded
+    push_par: int | None = None  # Sokoban: the proven fewest pushes, when recorded (`Push-par:`)
     source: str = "<text>"  # file path or pack name
     line: int = 1  # where the level starts in its file
     format: str = ""  # the format it was read from (contest answers depend on it)

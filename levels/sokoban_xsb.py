@@ -5,7 +5,8 @@
     Author: someone                  blank line, describe the whole pack
 
     Title: First steps            <- a level: `Key: value` headers right before ...
-    Par: 7                           (Par = proven optimal MOVE count, our own key)
+    Par: 7                           (Par = proven optimal MOVE count, our own key;
+    Push-par: 3                       Push-par = the proven fewest pushes, ours too)
     #######
     #@ $ .#                       <- `#` wall, ` ` `-` `_` floor, `.` goal, `$` box,
     #######                          `*` box on goal, `@` player, `+` player on goal
@@ -400,12 +401,15 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
         or item.after.comment or ""
     )
     par: int | None = None
+    push_par: int | None = None
     metadata: dict[str, str] = {}
     for key, value, number in item.before.headers + item.after.headers:
         if key.lower() == "title":
             title = value
         elif key.lower() == "par":
             par = whole_number(value, "Par", source, number)
+        elif key.lower() == "push-par":
+            push_par = whole_number(value, "Push-par", source, number)
         else:
             metadata[key] = value
     return LevelEntry(
@@ -414,6 +418,7 @@ def _entry(item: _Found, index: int, source: str) -> LevelEntry:
         title=title,
         index=index,
         par=par,
+        push_par=push_par,
         source=source,
         line=item.rows[0].line,
         format=FORMAT_NAME,
@@ -465,7 +470,7 @@ def write_xsb(
 ) -> str:
     """XSB text for `entries`; `title`/`metadata` become the pack's leading header block.
 
-    Each level is written as its headers (Title, Par, metadata), its grid, then its
+    Each level is written as its headers (Title, Par, Push-par, metadata), its grid, then its
     solutions (`Solution (moves N, pushes M)` over lines of moves), levels separated by
     blank lines; `parse_xsb` reads it back unchanged.
     """
@@ -480,6 +485,8 @@ def write_xsb(
             out.extend(_header("Title", " ".join(text_lines(entry.title)).strip()))  # (one line)
         if entry.par is not None:
             out.extend(_header("Par", str(entry.par)))
+        if entry.push_par is not None:
+            out.extend(_header("Push-par", str(entry.push_par)))
         for key, value in entry.metadata.items():
             out.extend(_header(key, value))
         out.extend(xsb_rows(entry.level))

@@ -437,7 +437,8 @@ async def test_under_pushes_sokobans_par_and_best_count_pushes(tmp_path):
         row = table.get_row_at(0)
         assert (row[labels.index("Par")], row[labels.index("Best")]) == ("9", "10")
         assert _table(app).row_count == len(sokoban_shelf.entries)
-        assert all(table.get_row_at(i)[labels.index("Par")] == "?" for i in range(1, 3))  # (files give moves)
+        assert [table.get_row_at(i)[labels.index("Par")] for i in range(1, 3)] == [
+            str(entry.push_par) for entry in sokoban_shelf.entries[1:3]]  # (the file's Push-par)
         assert str(browser.query_one("#browser-message").render()).endswith("· par and best in pushes")
         app.store.set_setting("metric", "moves")
         browser.show_shelf(browser.shelf_index)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fewest.engine import sokoban
 from fewest.levels.bundled import find_pack
 from fewest.tui.app import FewestApp
@@ -10,9 +12,11 @@ from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wai
 from tests.sokoban_support import lexicographic_optimum
 
 
-def _cloakroom():
-    """Learning #21: its fewest moves (19, 9 pushes) and its fewest pushes (7, 25 moves) differ."""
-    return next(e for e in find_pack("sokoban_learning").entries if e.display_title() == "Cloakroom")
+def _cloakroom(push_par: bool = False):
+    """Learning #21: its fewest moves (19, 9 pushes) and its fewest pushes (7, 25 moves) differ.
+    Without its file's Push-par unless `push_par` (as a bundled level whose file has none)."""
+    entry = next(e for e in find_pack("sokoban_learning").entries if e.display_title() == "Cloakroom")
+    return entry if push_par else dataclasses.replace(entry, push_par=None)
 
 
 def _message(app) -> str:
@@ -233,3 +237,37 @@ async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_s
         await pilot.press("h")
         await idle(pilot)
         assert _message(again) == told
+
+
+async def test_a_files_push_par_is_shown_and_checked_by_a_short_proof(tmp_path):
+    from tests.app_support import app_on_text
+
+    text = "Push-par: 9\n######\n#@ $.#\n######\n"  # (1 push at best)
+    shown = app_on_text(tmp_path, text, str(tmp_path / "claim.xsb"))
+    shown.store.set_setting("metric", "pushes")
+    async with shown.run_test(size=SIZE):
+        assert "Par 9 pushes" in _status(shown)  # (a user's file, not yet checked)
+    app = app_on_text(tmp_path, text, str(tmp_path / "claim.xsb"))
+    app.learn_par = True  # (the background proof of the par, on opening)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await wait_for(pilot, lambda: app.store.level(screen.entry.key).push_par is not None)
+        assert app.store.level(screen.entry.key).push_par == 1
+        assert _message(app) == "Par 1 push, proven by the solver: the level's file says 9 pushes."
+        assert "Par 1 push  " in _status(app)
+
+
+async def test_a_bundled_push_par_is_trusted_with_no_search(tmp_path, monkeypatch):
+    from fewest.tui import board_thinking
+
+    entry = _cloakroom(push_par=True)
+    assert entry.push_par == lexicographic_optimum(entry.level, "pushes")[0] == 7
+    searched = []
+    monkeypatch.setattr(board_thinking.api, "solve", lambda *args, **options: searched.append(options))
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    app.learn_par = True
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("M")
+        assert "Par 7 pushes" in _status(app)
+        await pilot.pause(0.3)
+        assert searched == [] and app.store.level(entry.key).push_par is None

@@ -626,3 +626,30 @@ def test_text_output_says_when_a_files_par_is_wrong(capsys, tmp_path):
     assert "is wrong" not in _text({**pushed, "at_least": 5}, "pushes")
     assert "is wrong" in _text({**pushed, "at_least": 10}, "pushes")
     assert "is wrong" in _text({**pushed, "status": "unsolvable", "length": None, "plan": None}, "pushes")
+
+
+def test_text_output_says_when_a_files_push_par_is_wrong(capsys, tmp_path):
+    path = tmp_path / "claims.xsb"  # (4 moves and 1 push at best; no plan pushes fewer than 1)
+    path.write_text("Title: Wrong\nPush-par: 2\n######\n#@ $.#\n######\n\n"
+                    "Title: Right\nPush-par: 1\n######\n#@ $.#\n######\n", encoding="utf-8")
+    for metric in ("moves", "pushes"):
+        code, out, _ = run(capsys, "solve", str(path), "--metric", metric)
+        wrong, right = [line for line in out.splitlines() if line.startswith(str(path))]
+        assert code == 0 and wrong.endswith(" optimal; the file's push par 2 is wrong" + wrong[wrong.index(" ["):])
+        assert "is wrong" not in right
+    code, out, _ = run(capsys, "solve", str(path), "--json")
+    assert [json.loads(line)["push_par"] for line in out.splitlines()] == [2, 1]
+    code, out, _ = run(capsys, "check", str(path))
+    assert ", push par 2  Wrong" in out
+    from fewest.tui.solve_command import _text
+
+    record = {"file": "c.xsb", "level": 1, "title": "", "family": "sokoban", "status": "found", "length": 30,
+              "plan": "R", "optimal": False, "seconds": 1.0, "pushes": 9, "push_par": 7}
+    assert "push par 7 is wrong" not in _text({**record, "at_least": 7}, "pushes")  # (it may yet be right)
+    assert "push par 7 is wrong" in _text({**record, "at_least": 8}, "pushes")  # (more are proven)
+    assert "push par 7 is wrong" in _text({**record, "at_least": 9}, "pushes")  # (its 9, proven fewest)
+    assert "push par 7 is wrong" not in _text({**record, "pushes": 7, "at_least": 7}, "pushes")
+    assert "push par 7 is wrong" in _text({**record, "pushes": 6}, "moves")  # (a plan pushes fewer)
+    assert "push par 7 is wrong" not in _text({**record, "at_least": 30}, "moves")  # (moves proven: no word)
+    assert "push par 7 is wrong" in _text({**record, "status": "unsolvable", "length": None, "plan": None,
+                                           "pushes": None}, "pushes")

@@ -192,6 +192,7 @@ def test_run_length_encoding_and_row_breaks():
         ("#####\n# $.#\n#####", "no player", 1, None),
         ("######\n#@$.@#\n######", "2 players", 2, 5),
         ("Par: x\n####\n#@$.#\n####", "Par must be a whole number", 1, None),
+        ("Title: t\nPush-par: -2\n####\n#@$.#\n####", "Push-par must be a whole number", 2, None),
         ("; nothing here\nhello\n", "no Sokoban level", 1, None),
         ("#" * 20001, "longer than", 1, None),
     ],
@@ -533,6 +534,13 @@ def test_learning_pack_pars_are_proven_optimal():
     assert pars[0] == 1 and max(pars) == pars[-1]  # easy to hard
 
 
+def test_learning_pack_push_pars_are_the_fewest_pushes():
+    from tests.sokoban_support import lexicographic_optimum
+
+    for entry in L.read_xsb(PACKS.joinpath("sokoban_learning.xsb").read_text(encoding="utf-8")):
+        assert entry.push_par == lexicographic_optimum(entry.level, "pushes")[0], entry.title  # (single steps)
+
+
 def test_microban_loads():
     entries = L.read_xsb((DATA / "Microban_155.xsb").read_text(), "Microban_155.xsb")
     assert len(entries) == 155
@@ -540,3 +548,13 @@ def test_microban_loads():
     boxes = [int(line.split(",")[1]) for line in (DATA / "microban_optimal.csv").read_text().splitlines()[1:]]
     assert [len(e.level.boxes) for e in entries] == boxes
     assert all(S.legal_moves(e.level, S.initial_state(e.level)) for e in entries)
+
+
+def test_a_push_par_is_read_and_written_beside_the_par():
+    entries = L.read_xsb("Title: Both\nPar: 4\nPush-par: 2\n######\n#@$ .#\n#    #\n######\n\n"
+                         "push-PAR: 1\n#####\n#@$.#\n#####\n", "p.xsb")
+    assert [(e.par, e.push_par) for e in entries] == [(4, 2), (None, 1)]
+    assert all("Push-par" not in e.metadata and "push-PAR" not in e.metadata for e in entries)
+    text = L.write_xsb(entries)
+    assert "Par: 4\nPush-par: 2\n" in text and "\nPush-par: 1\n#####" in text
+    assert [(e.par, e.push_par) for e in L.read_xsb(text, "again.xsb")] == [(4, 2), (None, 1)]

@@ -27,7 +27,7 @@ from fewest.levels.bundled import is_bundled
 from fewest.solvers import api
 from fewest.tui.board_base import BoardView
 from fewest.tui.board_thinking import Thinking
-from fewest.tui.catalog import chosen_metric, par_of
+from fewest.tui.catalog import chosen_metric, file_par, par_of
 from fewest.tui.frontends import board_class, family_title
 from fewest.tui.progress import ProgressStore, SavedGame
 from fewest.tui.solver_worker import PlanBook
@@ -170,12 +170,12 @@ class BoardScreen(Thinking, Screen[int]):
         self._changed()
 
     def par_unproven(self) -> bool:
-        """Is there a par to learn by the metric chosen: none known, or (moves) a user's
-        file says one the solver has not proven?"""
+        """Is there a par to learn by the metric chosen: none known, or a user's file says
+        one the solver has not proven?"""
         entry, metric = self.entry, self.metric
         if self.store.level(entry.key).par_by(metric) is not None:
             return False
-        return metric == "pushes" or entry.par is None or not is_bundled(entry)
+        return file_par(entry, metric) is None or not is_bundled(entry)
 
     @property
     def board(self) -> BoardView:

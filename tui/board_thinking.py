@@ -27,7 +27,8 @@ from fewest.tui.solver_worker import (
     METER_BUDGET, PAR_BUDGET, SAVED_MOST, Analysis, PlanBook, analyse, distance, from_book,
     undos_out_of_deadlock,
 )
-from fewest.tui.status_bar import ASCII_SPINNER, SPINNER
+from fewest.tui.catalog import file_par
+from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, counted
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
 
@@ -312,8 +313,8 @@ class Thinking:
 
     def _deadlock_text(self, back: int) -> str:
         if back == 0:
-            par = self.entry.par
-            wrong = f" (its file's par {par} is wrong)" if par is not None else ""
+            par = self._file_par_text()
+            wrong = f" (its file's {par} is wrong)" if par is not None else ""
             return f"Deadlock: this level can't be solved, not even from its start{wrong}."
         moves = f"{back} move{'s' if back != 1 else ''}"
         return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
@@ -333,20 +334,29 @@ class Thinking:
 
     def _proven_par(self, par: int, plan: Sequence[Any] | None, metric: str = "moves") -> None:
         """Keep the par the solver proved by `metric`, with its plan; where the level's file
-        said another (its par counts moves), say so."""
+        said another, say so."""
         entry = self.entry
-        told = (metric == "moves" and entry.par is not None and par != entry.par
-                and self.store.level(entry.key).par != par)
+        said = file_par(entry, metric)
+        told = said is not None and par != said and self.store.level(entry.key).par_by(metric) != par
         text = None if plan is None else format_plan(self.game.rules, plan)
         self.store.remember_par(entry.key, par, text, metric)
         if told:
-            self.say(f"Par {par}, proven by the solver: the level's file says {entry.par}.")
+            self.say(f"Par {counted(par, metric)}, proven by the solver: the level's file says {counted(said, metric)}.")
 
     def _proven_unsolvable(self) -> None:
         """No par at all: where the level's file gives one, it is wrong, and the board says so."""
         self.unsolvable = True
-        if self.entry.par is not None:
-            self.say(f"This level has no solution, proven by the solver: the level's file says par {self.entry.par}.")
+        par = self._file_par_text()
+        if par is not None:
+            self.say(f"This level has no solution, proven by the solver: the level's file says {par}.")
+
+    def _file_par_text(self) -> str | None:
+        """The par the level's file states ("par 12", else "par 7 pushes"), if any."""
+        for metric in ("moves", "pushes"):
+            said = file_par(self.entry, metric)
+            if said is not None:
+                return f"par {counted(said, metric)}"
+        return None
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:

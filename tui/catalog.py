@@ -96,6 +96,11 @@ def chosen_metric(family: str, store: ProgressStore) -> str:
 
 def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> int | None:
     """The level's optimal count by `metric`: as the solver proved it in play where it has
-    (a file's par can be wrong), else, for moves, as its file says (files give no pushes)."""
+    (a file's par can be wrong), else as its file says (`Par`, `Push-par`)."""
     learned = store.level(entry.key).par_by(metric)
-    return learned if learned is not None or metric == "pushes" else entry.par
+    return learned if learned is not None else file_par(entry, metric)
+
+
+def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:
+    """The par the level's file states, counted by `metric`."""
+    return entry.push_par if metric == "pushes" else entry.par

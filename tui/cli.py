@@ -202,6 +202,8 @@ def _described(entry: "LevelEntry") -> str:
     from fewest.tui.level_summary import describe, saved_solutions
 
     par = f", par {entry.par}" if entry.par is not None else ""
+    if entry.push_par is not None:
+        par += f", push par {entry.push_par}"
     return f"{describe(entry.level)}{par}{saved_solutions(entry)}  {entry.display_title()}"
 
 

@@ -45,6 +45,8 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
         record["at_least"] = solution.at_least  # proven: no plan is shorter (the metric's count)
     if entry.par is not None:
         record["par"] = entry.par
+    if entry.push_par is not None:
+        record["push_par"] = entry.push_par
     return record
 
 
@@ -56,7 +58,7 @@ def _text(record: dict, metric: str) -> str:
     status = record["status"]
     # what the proof got to when it stopped: no plan is shorter than this
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
-    wrong_par = _wrong_par(record, metric)
+    wrong_par = _wrong_par(record, metric) + _wrong_push_par(record, metric)
     if record["length"] is None:
         what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
         return f"{head}: {what}{wrong_par} [{record['seconds']:.3f} s]"
@@ -93,6 +95,24 @@ def _wrong_par(record: dict, metric: str) -> str:
         or (least is not None and least > par)  # below what is proven
     )
     return f"; the file's par {par} is wrong" if wrong else ""
+
+
+def _wrong_push_par(record: dict, metric: str) -> str:
+    """As _wrong_par, for a Sokoban file's `Push-par` (the fewest pushes): shown wrong by
+    no solution, by a plan of fewer pushes, or under the pushes metric by the pushes
+    proven (the plan's own when its pushes are proven fewest, else the bound reached)."""
+    par = record.get("push_par")
+    if par is None:
+        return ""
+    pushes, least = record.get("pushes"), record.get("at_least") if metric == "pushes" else None
+    if metric == "pushes" and pushes is not None and (record["optimal"] or pushes == least):
+        least = pushes  # (proven the fewest)
+    wrong = (
+        record["status"] == "unsolvable"
+        or (pushes is not None and pushes < par)
+        or (least is not None and least != par and (least > par or least == pushes))
+    )
+    return f"; the file's push par {par} is wrong" if wrong else ""
 
 
 def default_memory_bytes() -> int:
