@@ -14,9 +14,10 @@ from tests.sokoban_support import lexicographic_optimum
 
 def _cloakroom(push_par: bool = False):
     """Learning #21: its fewest moves (19, 9 pushes) and its fewest pushes (7, 25 moves) differ.
-    Without its file's Push-par unless `push_par` (as a bundled level whose file has none)."""
+    Without its file's Push-par and the plan of those pushes saved with it unless `push_par`
+    (as a bundled level whose file has none)."""
     entry = next(e for e in find_pack("sokoban_learning").entries if e.display_title() == "Cloakroom")
-    return entry if push_par else dataclasses.replace(entry, push_par=None)
+    return entry if push_par else dataclasses.replace(entry, push_par=None, solutions=entry.solutions[:1])
 
 
 def _message(app) -> str:
@@ -257,7 +258,7 @@ async def test_a_files_push_par_is_shown_and_checked_by_a_short_proof(tmp_path):
         assert "Par 1 push  " in _status(app)
 
 
-async def test_a_bundled_push_par_is_trusted_with_no_search(tmp_path, monkeypatch):
+async def test_a_bundled_push_par_and_its_plan_are_trusted_with_no_search(tmp_path, monkeypatch):
     from fewest.tui import board_thinking
 
     entry = _cloakroom(push_par=True)
@@ -271,3 +272,6 @@ async def test_a_bundled_push_par_is_trusted_with_no_search(tmp_path, monkeypatc
         assert "Par 7 pushes" in _status(app)
         await pilot.pause(0.3)
         assert searched == [] and app.store.level(entry.key).push_par is None
+        await pilot.press("h")  # (the pack's plan of those pushes, the fewest moves for them, answers)
+        await idle(pilot)
+        assert _message(app).startswith("7 pushes (25 moves) to solve from here.") and searched == []

@@ -382,8 +382,8 @@ class Thinking:
         """Put into each book the shortest plans known from an earlier visit or the level's
         file, so that a hint or solve there needs no search (on the hardest levels, a
         minute's): from the start, the one the solver proved with the par by the book's
-        metric, else (moves) the player's own best or a solution saved in the file if it
-        is as short; from where a resumed game stands, the one kept with it. A plan
+        metric, else the player's own best (moves) or a solution saved in the file if it
+        is as short (pushes: as few, and in a bundled pack); from where a resumed game stands, the one kept with it. A plan
         that no longer solves the level (in `par` moves, from the start) is passed over.
         The player's bests and the file's solutions, whatever their length, are kept aside
         in every book for positions on their way where a search finds no plan as short."""
@@ -398,9 +398,15 @@ class Thinking:
             if plan is not None and len(plan) == par:
                 self.moves_book.learn(start, plan)
                 break
-        plan = solving(record.push_par_plan)  # (proven with its moves: no other plan is as good)
-        if "pushes" in self.books and plan is not None and self.game.rules.tally(plan).pushes == record.push_par:
-            self.books["pushes"].learn(start, plan)
+        push_par = record.push_par if record.push_par is not None else entry.push_par if is_bundled(entry) else None
+        if "pushes" in self.books and push_par is not None:
+            # (the one kept with the par, proven with its moves too; in a bundled pack, of the
+            # solutions saved with that many pushes, the one of the fewest moves is the solver's)
+            trusted = (record.push_par_plan, *(entry.solutions if is_bundled(entry) else ()))
+            plans = [plan for plan in map(solving, trusted)
+                     if plan is not None and self.game.rules.tally(plan).pushes == push_par]
+            if plans:
+                self.books["pushes"].learn(start, min(plans, key=len))
         for texts, origin in (((record.best_plan, record.push_best_plan), "your best solution"),
                               (entry.solutions, "the level file's solution")):
             for text in texts:
