@@ -60,8 +60,17 @@ def test_the_best_by_pushes_is_a_solve_of_its_own(tmp_path):
     # a best kept before bests by pushes were: a solve of its pushes, and its own best by them
     (tmp_path / "progress.json").write_text(json.dumps({"levels": {"old#1": {
         "solved": True, "best_moves": 4, "best_pushes": 2, "best_plan": "rRdD"}}}))
+    store = ProgressStore(str(tmp_path))
+    old = store.level("old#1")
+    assert (old.best_by("pushes"), old.best_plan_by("pushes")) == (2, "rRdD")
+    assert store.record_solve("old#1", 3, 3, assisted=False, plan="xyz", metric="pushes") is False  # (by moves)
     old = ProgressStore(str(tmp_path)).level("old#1")
-    assert (old.push_best, old.push_best_moves, old.push_best_plan) == (2, 4, "rRdD")
+    assert (old.best_moves, old.best_plan, old.push_best, old.push_best_moves, old.push_best_plan) == (
+        3, "xyz", 2, 4, "rRdD")
+    # a family that counts no pushes keeps no best by them
+    assert store.record_solve("traffic#1", 5, None, assisted=False, plan="A1") is True
+    kept = json.loads((tmp_path / "progress.json").read_text(encoding="utf-8"))["levels"]["traffic#1"]
+    assert (kept["best_moves"], kept["best_pushes"], kept["push_best"], kept["push_best_plan"]) == (5, 0, None, None)
     bad = {"solved": True, "push_best": -1}
     (tmp_path / "progress.json").write_text(json.dumps({"levels": {"bad#1": bad}}))
     assert ProgressStore(str(tmp_path)).level("bad#1") == LevelRecord()

@@ -473,7 +473,8 @@ class BoardScreen(Thinking, Screen[int]):
         counters, metric = game.counters, self.metric
         best_before = self.store.level(entry.key).best_by(metric)
         text = format_plan(game.rules, game.line_moves)
-        new_best = self.store.record_solve(entry.key, counters.moves, counters.pushes, game.assisted, text, metric)
+        pushes = counters.pushes if "pushes" in self.books else None  # (a family that counts them)
+        new_best = self.store.record_solve(entry.key, counters.moves, pushes, game.assisted, text, metric)
         self.store.drop_game(entry.key, finished=True)
         record = self.store.level(entry.key)
         for book in self.books.values():  # (as the books have it from the visit's start: for a hint after undos)

@@ -95,11 +95,15 @@ class LevelRecord:
 
     def best_by(self, metric: str) -> int | None:
         """The player's best count by `metric`."""
-        return self.push_best if metric == "pushes" else self.best_moves
+        if metric != "pushes":
+            return self.best_moves
+        return self.best_pushes if self._kept_before_push_bests() else self.push_best
 
     def best_plan_by(self, metric: str) -> str | None:
         """The moves of the player's best solve by `metric`."""
-        return self.push_best_plan if metric == "pushes" else self.best_plan
+        if metric != "pushes":
+            return self.best_plan
+        return self.best_plan if self._kept_before_push_bests() else self.push_best_plan
 
     @classmethod
     def from_json(cls, data: Any) -> "LevelRecord | None":
@@ -120,11 +124,13 @@ class LevelRecord:
         for name in ("best_plan", "par_plan", "push_par_plan", "push_best_plan"):  # (the counts stand without them)
             plan = data.get(name)
             setattr(record, name, plan if isinstance(plan, str) else None)
-        if record.push_best is None and record.best_pushes is not None:
-            # (kept before bests by pushes were: the best by moves is a solve of its pushes)
-            record.push_best, record.push_best_moves = record.best_pushes, record.best_moves
-            record.push_best_plan = record.best_plan
         return record
+
+    def _kept_before_push_bests(self) -> bool:
+        """A Sokoban best by moves kept before bests by pushes were, with none by pushes
+        since: that solve is the best by pushes known too. (Other families count no
+        pushes, and keep no best by them.)"""
+        return self.push_best is None and self.best_pushes is not None
 
 
 @dataclass(frozen=True)
@@ -204,12 +210,12 @@ class ProgressStore:
     def level(self, key: str) -> LevelRecord:
         return self.levels.get(key) or LevelRecord()
 
-    def record_solve(self, key: str, moves: int, pushes: int, assisted: bool, plan: str | None = None,
+    def record_solve(self, key: str, moves: int, pushes: int | None, assisted: bool, plan: str | None = None,
                      metric: str = "moves") -> bool:
         """Note a finished level; True when it is a new personal best by `metric`
-        (unassisted only); the best by the other metric is kept too. `plan` (the moves'
-        text) is kept with each best, and with a solve that equals a best kept without one
-        (recorded before plans were)."""
+        (unassisted only); the best by the other metric is kept too, where the family
+        counts pushes (`pushes` not None). `plan` (the moves' text) is kept with each best,
+        and with a solve that equals a best kept without one (recorded before plans were)."""
         record = self.levels.setdefault(key, LevelRecord())
         first_own = not record.solved or record.assisted
         record.solved = True
@@ -218,8 +224,10 @@ class ProgressStore:
             record.assisted = record.assisted or first_own
         else:
             record.assisted = False
-            improved = {name for name, counts in (("moves", (moves, pushes)), ("pushes", (pushes, moves)))
-                        if record.offer_best(name, *counts, plan)}
+            if pushes is not None and record._kept_before_push_bests():
+                record.offer_best("pushes", record.best_pushes, record.best_moves, record.best_plan)
+            offers = [("moves", (moves, pushes or 0))] + ([("pushes", (pushes, moves))] if pushes is not None else [])
+            improved = {name for name, counts in offers if record.offer_best(name, *counts, plan)}
         self._save_level(key)
         return metric in improved
 
