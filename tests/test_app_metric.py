@@ -275,3 +275,25 @@ async def test_a_bundled_push_par_and_its_plan_are_trusted_with_no_search(tmp_pa
         await pilot.press("h")  # (the pack's plan of those pushes, the fewest moves for them, answers)
         await idle(pilot)
         assert _message(app).startswith("7 pushes (25 moves) to solve from here.") and searched == []
+
+
+async def test_a_narrow_status_line_names_the_unit_once_to_keep_the_spinner():
+    from textual.app import App
+
+    from fewest.tui.status_bar import StatusBar, StatusFacts
+
+    class Line(App):
+        def compose(self):
+            yield StatusBar(id="status")
+
+    facts = StatusFacts(moves=123, pushes=48, par=48, best=50, hints=2, seconds=83.0, metric="pushes")
+    app = Line()
+    async with app.run_test(size=(80, 3)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.show(facts, "")
+        await pilot.pause()
+        assert "Par 48 pushes  Best 50 pushes  Hints 2" in str(bar.render())
+        bar.show(facts, "⠇ thinking 2,720 nodes  (esc cancels)")
+        await pilot.pause()
+        line = str(bar.render())
+        assert "Par 48 pushes  Best 50  Hints 2" in line and line.rstrip().endswith("⠇ thinking"), line

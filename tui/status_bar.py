@@ -53,30 +53,40 @@ class StatusBar(Static):
         if key == self._shown:
             return
         self._shown = key
-        text = Text(no_wrap=True, overflow="crop")
-
-        def field(label: str, value: object) -> None:
-            if text:
-                text.append("  ")
-            text.append(f"{label} ", style="dim")
-            text.append(str(value), style="bold")
-
-        field("Moves", facts.moves)
-        if facts.pushes is not None:
-            field("Pushes", facts.pushes)
-        # ("Par 7 pushes": the unit says what M chose)
-        field("Par", "none" if facts.unsolvable else counted("?" if facts.par is None else facts.par, facts.metric))
-        field("Best", "-" if facts.best is None else counted(facts.best, facts.metric))
-        field("Hints", facts.hints)
-        if facts.seconds is not None:
-            field("Time", clock_text(facts.seconds))
+        width = self.content_region.width
+        text = _counters(facts, best_unit=True)
+        if activity and len(text) + 2 + len(_shortened(activity)[-1]) > width:
+            text = _counters(facts, best_unit=False)  # (the Par's unit says it for both)
         if activity:
-            room = self.content_region.width - len(text) - 2
+            room = width - len(text) - 2
             activity = next((short for short in _shortened(activity) if len(short) <= room), activity)
-            gap = max(2, self.content_region.width - len(text) - len(activity))
+            gap = max(2, width - len(text) - len(activity))
             text.append(" " * gap)
             text.append(activity, style="bold")
         self.update(text, layout=False)
+
+
+def _counters(facts: StatusFacts, best_unit: bool) -> Text:
+    """The counters' part of the line; `best_unit`: the Best's unit too where the Par has
+    one ("Par 7 pushes  Best 9 pushes"), else on the Par alone (a narrow line)."""
+    text = Text(no_wrap=True, overflow="crop")
+
+    def field(label: str, value: object) -> None:
+        if text:
+            text.append("  ")
+        text.append(f"{label} ", style="dim")
+        text.append(str(value), style="bold")
+
+    field("Moves", facts.moves)
+    if facts.pushes is not None:
+        field("Pushes", facts.pushes)
+    # ("Par 7 pushes": the unit says what M chose)
+    field("Par", "none" if facts.unsolvable else counted("?" if facts.par is None else facts.par, facts.metric))
+    field("Best", "-" if facts.best is None else counted(facts.best, facts.metric if best_unit else "moves"))
+    field("Hints", facts.hints)
+    if facts.seconds is not None:
+        field("Time", clock_text(facts.seconds))
+    return text
 
 
 def _shortened(activity: str) -> list[str]:
