@@ -341,7 +341,8 @@ class Thinking:
         text = None if plan is None else format_plan(self.game.rules, plan)
         self.store.remember_par(entry.key, par, text, metric)
         if told:
-            self.say(f"Par {counted(par, metric)}, proven by the solver: the level's file says {counted(said, metric)}.")
+            self.say(f"Par {counted(par, metric)}, proven by the solver: "
+                     f"the level's file says {counted(said, metric)}.")
 
     def _proven_unsolvable(self) -> None:
         """No par at all: where the level's file gives one, it is wrong, and the board says so."""
@@ -383,8 +384,9 @@ class Thinking:
         file, so that a hint or solve there needs no search (on the hardest levels, a
         minute's): from the start, the one the solver proved with the par by the book's
         metric, else the player's own best (moves) or a solution saved in the file if it
-        is as short (pushes: as few, and in a bundled pack); from where a resumed game stands, the one kept with it. A plan
-        that no longer solves the level (in `par` moves, from the start) is passed over.
+        is as short (pushes: as few, with the fewest moves for them, in a bundled pack);
+        from where a resumed game stands, the one kept with it. A plan that no longer
+        solves the level (in its par, from the start) is passed over.
         The player's bests and the file's solutions, whatever their length, are kept aside
         in every book for positions on their way where a search finds no plan as short."""
         entry = self.entry

@@ -53,7 +53,10 @@ def default_data_dir() -> str:
 
 
 # a metric -> the LevelRecord fields of its best: its count, the other count, the plan's text
-_BESTS = {"moves": ("best_moves", "best_pushes", "best_plan"), "pushes": ("push_best", "push_best_moves", "push_best_plan")}
+_BESTS = {
+    "moves": ("best_moves", "best_pushes", "best_plan"),
+    "pushes": ("push_best", "push_best_moves", "push_best_plan"),
+}
 
 
 @dataclass
