@@ -207,10 +207,10 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
 
 
 def test_a_count_of_one_push_is_singular():
-    from fewest.tui.status_bar import counted
+    from fewest.tui.status_bar import by_metric
 
-    assert [counted(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
-    assert counted(1, "moves") == "1"
+    assert [by_metric(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
+    assert by_metric(1, "moves") == "1"
 
 
 async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_stands(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ from fewest.tui.solver_worker import (
     undos_out_of_deadlock,
 )
 from fewest.tui.catalog import file_par
-from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, counted
+from fewest.tui.status_bar import ASCII_SPINNER, SPINNER, by_metric
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
 
@@ -341,8 +341,8 @@ class Thinking:
         text = None if plan is None else format_plan(self.game.rules, plan)
         self.store.remember_par(entry.key, par, text, metric)
         if told:
-            self.say(f"Par {counted(par, metric)}, proven by the solver: "
-                     f"the level's file says {counted(said, metric)}.")
+            self.say(f"Par {by_metric(par, metric)}, proven by the solver: "
+                     f"the level's file says {by_metric(said, metric)}.")
 
     def _proven_unsolvable(self) -> None:
         """No par at all: where the level's file gives one, it is wrong, and the board says so."""
@@ -356,7 +356,7 @@ class Thinking:
         for metric in ("moves", "pushes"):
             said = file_par(self.entry, metric)
             if said is not None:
-                return f"par {counted(said, metric)}"
+                return f"par {by_metric(said, metric)}"
         return None
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)

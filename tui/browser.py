@@ -196,8 +196,9 @@ class BrowserScreen(Screen):
         elif shelf is not None:
             where = shelf.path or "bundled"
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
-            if chosen_metric(shelf.family, self.store) != "moves":  # (M on a board chose it)
-                line += f" · par and best in {chosen_metric(shelf.family, self.store)}"
+            metric = chosen_metric(shelf.family, self.store)
+            if metric != "moves":  # (M on a board chose it)
+                line += f" · par and best in {metric}"
             self.say(line + _left_out_line(shelf))
         self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
 

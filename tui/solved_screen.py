@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from fewest.tui.status_bar import clock_text, counted
+from fewest.tui.status_bar import by_metric, clock_text
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class SolvedFacts:
 
     def counted(self, count: int) -> str:
         """`count` with its unit under the metric ("7 pushes"), bare under the moves."""
-        return counted(count, self.metric)
+        return by_metric(count, self.metric)
 
 
 def headline(facts: SolvedFacts) -> str:

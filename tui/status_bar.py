@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from fewest.tui.level_summary import counted
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ASCII_SPINNER = "|/-\\"
 
@@ -17,12 +19,10 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
 
 
-def counted(count: int | str, metric: str) -> str:
+def by_metric(count: int | str, metric: str) -> str:
     """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
     when it is (as every family counts)."""
-    if metric != "pushes":
-        return str(count)
-    return f"{count} push{'' if count == 1 else 'es'}"
+    return counted(count, "push", "pushes") if metric == "pushes" else str(count)
 
 
 @dataclass(frozen=True)
@@ -81,8 +81,8 @@ def _counters(facts: StatusFacts, best_unit: bool) -> Text:
     if facts.pushes is not None:
         field("Pushes", facts.pushes)
     # ("Par 7 pushes": the unit says what M chose)
-    field("Par", "none" if facts.unsolvable else counted("?" if facts.par is None else facts.par, facts.metric))
-    field("Best", "-" if facts.best is None else counted(facts.best, facts.metric if best_unit else "moves"))
+    field("Par", "none" if facts.unsolvable else by_metric("?" if facts.par is None else facts.par, facts.metric))
+    field("Best", "-" if facts.best is None else by_metric(facts.best, facts.metric if best_unit else "moves"))
     field("Hints", facts.hints)
     if facts.seconds is not None:
         field("Time", clock_text(facts.seconds))
