@@ -52,8 +52,18 @@ def table(request, monkeypatch):
     return request.param
 
 
+@pytest.fixture(params=["rooms as the questions grow", "rooms at once"])
+def rooms(request, monkeypatch):
+    """The goal rooms' bounds built once the questions have made ROOM_AFTER expansions (on
+    these small levels, mostly never), or whole before the first question."""
+    if request.param == "rooms at once":
+        monkeypatch.setattr(tie_break_module, "ROOM_AFTER", 1)
+        monkeypatch.setattr(tie_break_module, "ROOM_PER_EXPANSION", 10**9)
+    return request.param
+
+
 @pytest.mark.parametrize("number", [1, 5, 23, 36, 40, 59, 66, 77, 100])
-def test_microban_the_same_as_the_proof_of_pushes_then_moves(number, table):
+def test_microban_the_same_as_the_proof_of_pushes_then_moves(number, table, rooms):
     lvl, row = microban(number)[number - 1]
     proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
     moves, pushes = checked(lvl, proven)
@@ -85,9 +95,30 @@ def test_a_plan_within_the_pushes_left_and_none_within_fewer_in_random_rooms():
 
 
 @pytest.mark.parametrize("number", [14, 20, 36, 57, 59])  # (their matching at the start: 6 to 24 short)
-def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number):
+def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number, rooms):
     lvl, row = microban(number)[number - 1]
     within_pushes(lvl, int(row["min_pushes"]))
+
+
+@pytest.mark.parametrize("number", [20, 36, 57, 59])
+def test_the_goal_rooms_end_questions_the_matching_leaves_open(number, monkeypatch):
+    """The same answers from the start, with no pull table, in fewer expansions once the
+    rooms' bounds are built (Microban #59: 140 against 1,544)."""
+    lvl, row = microban(number)[number - 1]
+    fewest = int(row["min_pushes"])
+    board = compile_board(lvl)
+    tables = build_tables(board)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    monkeypatch.setattr(tie_break_module, "ROOM_PER_EXPANSION", 10**9)
+    expanded = []
+    for after in (10**9, 1):
+        monkeypatch.setattr(tie_break_module, "ROOM_AFTER", after)
+        control = Control(Budget(seconds=30))
+        within = _Within(tables, pull_table(board, boxes), control, 0)
+        assert not within(boxes, player, fewest - 2) and within(boxes, player, fewest)
+        assert bool(within.rooms) == (after == 1)
+        expanded.append(control.expanded)
+    assert expanded[1] < expanded[0]
 
 
 def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
@@ -150,10 +181,11 @@ def laid_layers(lvl: S.Level, pushes: int) -> list[int]:
     return [len(layer) for layer in layers]
 
 
-def test_the_layers_hold_every_position_on_a_plan_of_the_fewest_pushes_and_no_other(table):
+def test_the_layers_hold_every_position_on_a_plan_of_the_fewest_pushes_and_no_other(table, rooms):
     """Against the engine's whole graph of positions, on small rooms and two Microban levels
     (#6: 30 layers, up to 11 positions in one): with the pull table (every answer a
-    look-up) and without it (every answer a search)."""
+    look-up) and without it (every answer a search), with the goal rooms' bounds and
+    without."""
     compared = 0
     for lvl in exactness_rooms(31, 12):
         best = lexicographic_optimum(lvl, "pushes")
