@@ -28,17 +28,24 @@ after 60, 10 s after 65), then grows on as the questions go, a layer each
 time they have taken as long as it is foreseen to (_GrowOn). Where the table
 is exact for the pushes left, a child's look-up in it is the whole answer.
 
-Measured, `fewest bench` under pushes at 60 s and 2 GiB (2026-12-02):
-Sasquatch #6 133 moves (43 pushes) in 42 s and #16 197 (68) in 52 s, where
-the proof of (pushes, moves) ran out; Microban II #104 and #120 not in time
-(#104's tie-break starts 8 s into the 43 s it gets, its table 43 pulls deep;
-with the table grown to 64 first, the layers after it, it would end at 43 s).
+Measured, `fewest solve --metric pushes --timeout 60 --memory 2` (2026-12-02,
+with the rooms' bounds), where the proof of (pushes, moves) ran out:
+Sasquatch #6 133 moves (43 pushes) in 51 s; Microban II #104 304 (82) in 54
+and 56 s in two runs of four, found (310) in the other two (before the rooms
+never in the minute: its layers after a table 50 pulls deep took 191 s, with
+them 17.7 s; in the product its tie-break starts 9-10 s into the 42.5 s it
+gets and grows the table from 41 pulls to 52 by 24.6 s); #120 and Sasquatch
+#16 not in time (#16, proven in 52 s in an earlier session, came back found,
+209, today before the rooms as after them).
 Microban #153 (336 pushes) is out of reach. Run to the end with no time
 limit (2026-12-02, the table first grown 110 pulls deep in 33 s): its layers
 hold 2,174,070 positions, found with 11.4M expansions in 856 s (layer 0's
 one question 85 s, layers 1-110 127 s, 110-226 611 s, 226-336 in the table's
 exact zone 32 s), and the fewest moves over them took 52 s: 800 moves, 15
-fewer than the plan of the pushes alone reordered. Tried there and dropped:
+fewer than the plan of the pushes alone reordered. Those figures are from
+before the rooms' bounds; with them (the table 90 pulls deep) the first 110
+layers take 14 s and all of them 688 s with 5.3M expansions: the cost is
+the layers past 110, up to 26,319 positions each. Tried there and dropped:
 each question searched best-first (exact pushes from it, so every failure
 kept at its most) took as many expansions as depth-first (2.48M against
 2.52M through layer 84); the expansions are the bound's slack (18 pushes at
