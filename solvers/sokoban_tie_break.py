@@ -12,11 +12,12 @@ plan of the fewest pushes from any position), the box-to-goal matching, the
 goal rooms' bounds (sokoban_room.py: the order a room must be filled in,
 which the matching does not see) and the pull table's exact pushes near the
 goal (sokoban_pulls.py, grown first with the N-push plan known, on from the
-one the pushes alone grew if any) for bounds. Its answers hold whatever the way there ("no plan within b
-pushes from here", "one within b"), so each is kept and serves again. The
-pushes kept are kept as the graph's edges. Then the fewest moves over them:
-each box set with the player's exact cell, the walk to each push counted,
-one breadth-first search per position from all its player cells at once.
+one the pushes alone grew if any) for bounds. Its answers hold whatever the
+way there ("no plan within b pushes from here", "one within b"), so each is
+kept and serves again. The pushes kept are kept as the graph's edges. Then
+the fewest moves over them: each box set with the player's exact cell, the
+walk to each push counted, one breadth-first search per position from all
+its player cells at once.
 
 The layers are small where a proof of (pushes, moves) sinks in positions
 whose bound is too low (Microban #153: 1,012 positions in its first 100
