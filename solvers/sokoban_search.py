@@ -301,10 +301,7 @@ def _search(
         if not walked:  # (taken out again with its walk counted in: one expansion, not two)
             control.tick()
         if room_due and control.expanded >= room_due:
-            most = ROOM_PER_EXPANSION * control.expanded
-            rooms, more = room_bounds_within(board, tables.live, bin(boxes).count("1"), most, control.check)
-            lazy[paired:] = [room.bound for room in rooms]
-            room_due = 2 * control.expanded if more else 0
+            lazy[paired:], room_due = rooms_in_step(tables, bin(boxes).count("1"), control)
         if pulls_due and control.expanded >= pulls_due:
             growing = near or pull_table(board, start >> shift)
             if keep_pulls is not None and not apart:  # (grown here, not in a child)
@@ -532,6 +529,16 @@ def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, fr
             if other is not None and other[0] <= cost:
                 return True
     return False
+
+
+def rooms_in_step(tables: Tables, box_count: int, control: Control) -> tuple[list[Callable[[int, int], int]], int]:
+    """The goal rooms' bounds done so far, their tables grown to ROOM_PER_EXPANSION
+    positions per expansion the control has counted, and the expansions at which to grow
+    them on (0: none is left to grow)."""
+    rooms, more = room_bounds_within(
+        tables.board, tables.live, box_count, ROOM_PER_EXPANSION * control.expanded, control.check
+    )
+    return [room.bound for room in rooms], 2 * control.expanded if more else 0
 
 
 def pushed_matching(

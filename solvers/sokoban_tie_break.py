@@ -70,8 +70,7 @@ from fewest.solvers.sokoban_board import cells_of, open_pushes
 from fewest.solvers.sokoban_corrals import corral_pushes
 from fewest.solvers.sokoban_deadlock import frozen_group
 from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
-from fewest.solvers.sokoban_room import room_bounds_within
-from fewest.solvers.sokoban_search import RELEASE_SECONDS, ROOM_AFTER, ROOM_PER_EXPANSION, pushed_matching
+from fewest.solvers.sokoban_search import RELEASE_SECONDS, ROOM_AFTER, pushed_matching, rooms_in_step
 from fewest.solvers.sokoban_tables import Tables, side_row
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
@@ -327,12 +326,7 @@ class _Within:
         already). Where the bound's slack is a room filled in the wrong order, they end
         questions the matching cannot: Microban II #104's layers after a pull table 50
         pulls deep took 17.7 s with them against 191 s."""
-        control, board = self.control, self.tables.board
-        rooms, more = room_bounds_within(
-            board, self.tables.live, bin(board.goals).count("1"), ROOM_PER_EXPANSION * control.expanded, control.check
-        )
-        self.rooms = [room.bound for room in rooms]
-        self.room_due = 2 * control.expanded if more else 0
+        self.rooms, self.room_due = rooms_in_step(self.tables, bin(self.tables.board.goals).count("1"), self.control)
 
     def _matching(self, boxes: int, player: int) -> tuple[int, tuple]:
         """The box-to-goal matching (the player's side of each box counted), afresh: its cost

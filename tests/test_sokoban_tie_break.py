@@ -15,6 +15,7 @@ from fewest.solvers.control import Stopped
 from fewest.solvers.sokoban_board import compile_board
 from fewest.solvers.sokoban_interleave import shortest_interleaving
 from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers import sokoban_search as search_module
 from fewest.solvers import sokoban_tie_break as tie_break_module
 from fewest.solvers.sokoban_pulls import pull_table
 from fewest.solvers.sokoban_tie_break import _Within, fewest_moves_of_fewest_pushes
@@ -58,7 +59,7 @@ def rooms(request, monkeypatch):
     these small levels, mostly never), or whole before the first question."""
     if request.param == "rooms at once":
         monkeypatch.setattr(tie_break_module, "ROOM_AFTER", 1)
-        monkeypatch.setattr(tie_break_module, "ROOM_PER_EXPANSION", 10**9)
+        monkeypatch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
     return request.param
 
 
@@ -109,7 +110,7 @@ def test_the_goal_rooms_end_questions_the_matching_leaves_open(number, monkeypat
     board = compile_board(lvl)
     tables = build_tables(board)
     boxes, player = search_position(board, S.initial_state(lvl))
-    monkeypatch.setattr(tie_break_module, "ROOM_PER_EXPANSION", 10**9)
+    monkeypatch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
     expanded = []
     for after in (10**9, 1):
         monkeypatch.setattr(tie_break_module, "ROOM_AFTER", after)
