@@ -13,7 +13,7 @@ from fewest.levels import read_file
 from fewest.levels.files import write_entries
 from fewest.solvers.control import Progress
 from fewest.tui.cli import main
-from fewest.tui.solve_terminal import CLEAR, Interrupt, ProgressLine
+from fewest.tui.solve_terminal import CLEAR, Interrupt, ProgressLine, fit_line
 
 MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
 
@@ -62,6 +62,17 @@ def test_the_progress_line_redraws_in_place_and_only_on_a_terminal(monkeypatch):
     assert not ProgressLine(Terminal()).on
 
 
+def test_a_long_path_gives_way_to_the_figures():
+    deep = os.path.join(os.sep + "home", "someone", "collections", "by-author", "big.xsb") + " #7"
+    news, aside = "20 s, 1.2M positions, bound 61", "  (Ctrl-C stops it with what it proved)"
+    assert fit_line(deep, news, aside, 200) == f"{deep}: {news}{aside}"
+    short = os.path.join("...", "big.xsb #7")
+    assert fit_line(deep, news, aside, 90) == f"{short}: {news}{aside}"
+    assert fit_line(deep, news, aside, 50) == f"{short}: {news}"  # (then the aside goes)
+    assert fit_line(deep, news, aside, 20) == f"{short}: {news}"[:20]
+    assert fit_line("big.xsb #7", news, aside, 40) == f"big.xsb #7: {news}"[:40]
+
+
 def test_solve_at_a_terminal_shows_its_progress_then_clears_it(capsys, monkeypatch):
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
@@ -71,7 +82,7 @@ def test_solve_at_a_terminal_shows_its_progress_then_clears_it(capsys, monkeypat
     record = json.loads(capsys.readouterr().out)
     assert code == 1 and record["status"] in ("budget", "found")
     drawn = terminal.getvalue()
-    assert f"{MICROBAN} #153: " in drawn and " positions" in drawn and drawn.endswith(CLEAR)
+    assert "Microban_155.xsb #153: " in drawn and " positions" in drawn and drawn.endswith(CLEAR)
 
 
 def test_ctrl_c_stops_the_proof_prints_what_it_proved_and_starts_no_other_level(capsys, tmp_path):

@@ -78,16 +78,14 @@ class ProgressLine:
             return
         self._next = now + REDRAW_EVERY
         bound = f", bound {progress.bound}" if progress.bound else ""
-        self._draw(
-            f"{self.label}: {progress.seconds:.0f} s, {short_count(progress.expanded)} positions{bound}"
-            "  (Ctrl-C stops it with what it proved)"
-        )
+        figures = f"{progress.seconds:.0f} s, {short_count(progress.expanded)} positions{bound}"
+        self._draw(figures, "  (Ctrl-C stops it with what it proved)")
 
     def stopping(self) -> None:
         """Ctrl-C was pressed: say that the search is stopping."""
         if self.on:
             try:
-                self._draw(f"{self.label}: stopping (Ctrl-C again quits at once)")
+                self._draw("stopping", " (Ctrl-C again quits at once)")
             except RuntimeError:  # (the press came while the line was being drawn: skip it)
                 pass
 
@@ -97,13 +95,26 @@ class ProgressLine:
             self.stream.flush()
             self._shown = False
 
-    def _draw(self, text: str) -> None:
+    def _draw(self, news: str, aside: str) -> None:
         # A wrapped line would not redraw in place: room is left for the terminal's own echo
         # of a Ctrl-C ("^C"), which would otherwise wrap and leave the line behind, uncleared.
         width = _columns(self.stream) - 3
-        self.stream.write(CLEAR + text[:width])
+        self.stream.write(CLEAR + fit_line(self.label, news, aside, width))
         self.stream.flush()
         self._shown = True
+
+
+def fit_line(label: str, news: str, aside: str, width: int) -> str:
+    """`label: news aside` in `width` columns. A long path gives way first (to its file's
+    name), then the aside: the figures are what the line is for."""
+    short = label
+    head, sep, tail = label.rpartition(os.sep)
+    if sep and head:
+        short = "..." + sep + tail
+    for text in (f"{label}: {news}{aside}", f"{short}: {news}{aside}", f"{short}: {news}"):
+        if len(text) <= width:
+            return text
+    return text[:width]
 
 
 def _columns(stream: TextIO) -> int:
