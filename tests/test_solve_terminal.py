@@ -25,6 +25,15 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_as_at_a_terminal():
+    """SIGINT with Python's own handler, as under a shell at a terminal: a script that starts
+    pytest in the background (`pytest &`) hands it down ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def test_a_first_ctrl_c_is_a_request_and_a_second_quits():
     with Interrupt() as interrupt:
         signal.raise_signal(signal.SIGINT)
