@@ -5,8 +5,8 @@
 """
 
 from fewest.solvers.api import Hint, hint, solve, warm_up
-from fewest.solvers.control import Budget, Control, Progress, Stopped
-from fewest.solvers.solution import Solution, Stats, Status
+from fewest.solvers.common.control import Budget, Control, Progress, Stopped
+from fewest.solvers.common.solution import Solution, Stats, Status
 
 __all__ = [
     "Budget",

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from fewest.engine.game import Game
-from fewest.solvers.control import Budget, Control, Progress, Stopped
+from fewest.solvers.common.control import Budget, Control, Progress, Stopped
 from fewest.solvers.registry import solver_for
-from fewest.solvers.solution import Solution
+from fewest.solvers.common.solution import Solution
 
 
 def metrics(family: str) -> tuple[str, ...]:

@@ -13,11 +13,11 @@ import importlib
 from types import ModuleType
 
 _MODULES = {
-    "sokoban": "fewest.solvers.sokoban",
-    "traffic": "fewest.solvers.traffic",
-    "rotation": "fewest.solvers.rotation",
-    "shift": "fewest.solvers.shift",
-    "password": "fewest.solvers.password",
+    "sokoban": "fewest.solvers.sokoban.solver",
+    "traffic": "fewest.solvers.traffic.solver",
+    "rotation": "fewest.solvers.rotation.solver",
+    "shift": "fewest.solvers.shift.solver",
+    "password": "fewest.solvers.password.solver",
 }
 
 

@@ -7,7 +7,7 @@ from typing import Callable
 
 from fewest.levels import read_text
 from fewest.levels.base import LevelEntry
-from fewest.tui.app import FewestApp
+from fewest.tui.app.app import FewestApp
 
 SIZE = (100, 30)
 
@@ -135,7 +135,7 @@ async def wait_for(pilot, condition: Callable[[], bool], timeout: float = 10.0) 
 
 
 def board_screen(app: FewestApp):
-    from fewest.tui.board_screen import BoardScreen
+    from fewest.tui.app.boards.screen import BoardScreen
 
     screens = [s for s in app.screen_stack if isinstance(s, BoardScreen)]
     return screens[-1] if screens else None

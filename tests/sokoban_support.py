@@ -12,8 +12,8 @@ from pathlib import Path
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers.sokoban_board import Board
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.board.board import Board
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"

@@ -7,9 +7,9 @@ from textual import events
 
 from fewest.engine.base import format_plan, parse_plan
 from fewest.engine.game import EntryKind
-from fewest.tui.app import FewestApp
-from fewest.tui.progress import ProgressStore
-from fewest.tui.solved_screen import SolvedScreen
+from fewest.tui.app.app import FewestApp
+from fewest.tui.services.progress import ProgressStore
+from fewest.tui.app.solved_screen import SolvedScreen
 from tests.app_support import SIZE, app_on_text, board_screen, idle, make_app, wait_for
 from tests.oracle import shortest_plan
 
@@ -273,10 +273,10 @@ async def test_keys_in_one_burst_act_in_the_order_they_came(tmp_path):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_no_key_means_two_things_and_every_binding_has_an_id(family):
-    from fewest.tui.app import FewestApp
-    from fewest.tui.board_screen import BoardScreen
-    from fewest.tui.frontends import board_class
-    from fewest.tui.help_screen import bindings_of
+    from fewest.tui.app.app import FewestApp
+    from fewest.tui.app.boards.screen import BoardScreen
+    from fewest.tui.app.frontends import board_class
+    from fewest.tui.app.help_screen import bindings_of
 
     meaning: dict[str, str] = {}
     for owner in (board_class(family), BoardScreen, FewestApp):
@@ -312,7 +312,7 @@ async def test_mouse_picks_up_and_drops_a_piece_and_rotates_by_label(tmp_path):
     app = make_app(tmp_path, "rotation", data="data2")
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
-        from fewest.tui.board_rotation import LABELS, MARGIN_X, PITCH_X
+        from fewest.tui.app.boards.rotation import LABELS, MARGIN_X, PITCH_X
 
         side, line = LABELS["B"]
         assert side == "top"
@@ -394,9 +394,9 @@ async def test_the_selected_car_or_the_cursor_stays_in_view_on_a_short_terminal(
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_ascii_mode_shows_every_key_in_ascii(family):
-    from fewest.tui.board_screen import BoardScreen
-    from fewest.tui.frontends import board_class
-    from fewest.tui.help_screen import bindings_of
+    from fewest.tui.app.boards.screen import BoardScreen
+    from fewest.tui.app.frontends import board_class
+    from fewest.tui.app.help_screen import bindings_of
 
     app = FewestApp()
     app.ascii_only = True  # (FEWEST_ASCII=1, or a terminal that can't show Unicode)
@@ -444,7 +444,7 @@ async def test_a_long_message_wraps_in_a_narrow_terminal(tmp_path):
 
 
 async def test_an_unfinished_game_is_saved_soon_after_a_move_not_only_on_leaving(tmp_path, monkeypatch):
-    from fewest.tui import board_screen as module
+    from fewest.tui.app.boards import screen as module
 
     monkeypatch.setattr(module, "SAVE_AFTER", 0.05)
     app = make_app(tmp_path, "rotation")

@@ -11,11 +11,11 @@ from textual.widgets import DataTable, Input, Tree
 
 from fewest.levels import read_file
 from fewest.levels.bundled import bundled_packs
-from fewest.tui.app import FewestApp
-from fewest.tui.board_screen import BoardScreen
-from fewest.tui.browser import BrowserScreen
-from fewest.tui.progress import ProgressStore, SavedGame
-from fewest.tui.solved_screen import SolvedScreen
+from fewest.tui.app.app import FewestApp
+from fewest.tui.app.boards.screen import BoardScreen
+from fewest.tui.app.browser import BrowserScreen
+from fewest.tui.services.progress import ProgressStore, SavedGame
+from fewest.tui.app.solved_screen import SolvedScreen
 from tests.app_support import SIZE, board_screen, entries, quiet_app, wait_for, write_levels
 
 

@@ -6,8 +6,8 @@ import pytest
 from rich.color import Color as RichColor
 from rich.color import ColorSystem
 
-from fewest.tui.app import THEMES
-from fewest.tui.board_base import BoardView
+from fewest.tui.app.app import THEMES
+from fewest.tui.app.boards.base import BoardView
 from tests.app_support import SIZE, board_screen, make_app
 
 FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")

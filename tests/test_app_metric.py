@@ -6,8 +6,8 @@ import dataclasses
 
 from fewest.engine import sokoban
 from fewest.levels.bundled import find_pack
-from fewest.tui.app import FewestApp
-from fewest.tui.board_screen import BoardScreen
+from fewest.tui.app.app import FewestApp
+from fewest.tui.app.boards.screen import BoardScreen
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.sokoban_support import lexicographic_optimum
 
@@ -110,7 +110,7 @@ async def test_families_with_one_metric_have_no_switch(tmp_path):
 
 def test_each_book_keeps_aside_the_known_solution_shortest_by_its_metric():
     from fewest.solvers import api
-    from fewest.tui.solver_worker import PlanBook
+    from fewest.tui.services.hints import PlanBook
 
     entry = _cloakroom()
     by_moves = api.solve("sokoban", entry.level, metric="moves").moves
@@ -133,8 +133,8 @@ async def test_under_pushes_a_solve_is_judged_and_kept_by_its_pushes(tmp_path):
 
     from fewest.engine.base import format_plan
     from fewest.solvers import api
-    from fewest.tui.progress import ProgressStore
-    from fewest.tui.solved_screen import SolvedScreen
+    from fewest.tui.services.progress import ProgressStore
+    from fewest.tui.app.solved_screen import SolvedScreen
 
     entry = _cloakroom()
     by_pushes = api.solve("sokoban", entry.level, metric="pushes").moves
@@ -164,7 +164,7 @@ async def test_under_pushes_a_solve_is_judged_and_kept_by_its_pushes(tmp_path):
 
 
 def test_the_solved_card_counts_by_the_metric():
-    from fewest.tui.solved_screen import SolvedFacts, headline, verdict
+    from fewest.tui.app.solved_screen import SolvedFacts, headline, verdict
 
     facts = SolvedFacts(moves=27, pushes=9, par=7, best_before=10, new_best=True, assisted=False,
                         seconds=None, has_next=True, metric="pushes")
@@ -193,8 +193,8 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
         assert record.push_par == 7 and record.par is None  # (the moves' par is the file's, 19: not searched)
         plan = screen._solving_plan(record.push_par_plan, screen.game.start)  # (kept with it, and it solves)
         assert (sokoban.tally(plan).pushes, len(plan)) == lexicographic_optimum(entry.level, "pushes")
-    from fewest.solvers.solution import Solution, Stats, Status
-    from fewest.tui import solver_worker
+    from fewest.solvers.common.solution import Solution, Stats, Status
+    from fewest.tui.services import hints as solver_worker
 
     # met again, a search would find nothing: the plan kept with the par answers from the start
     monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
@@ -207,15 +207,15 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
 
 
 def test_a_count_of_one_push_is_singular():
-    from fewest.tui.status_bar import by_metric
+    from fewest.tui.app.status_bar import by_metric
 
     assert [by_metric(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
     assert by_metric(1, "moves") == "1"
 
 
 async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_stands(tmp_path, monkeypatch):
-    from fewest.solvers.solution import Solution, Stats, Status
-    from fewest.tui import solver_worker
+    from fewest.solvers.common.solution import Solution, Stats, Status
+    from fewest.tui.services import hints as solver_worker
 
     entry = _cloakroom()
     app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
@@ -259,7 +259,7 @@ async def test_a_files_push_par_is_shown_and_checked_by_a_short_proof(tmp_path):
 
 
 async def test_a_bundled_push_par_and_its_plan_are_trusted_with_no_search(tmp_path, monkeypatch):
-    from fewest.tui import board_thinking
+    from fewest.tui.app.boards import thinking as board_thinking
 
     entry = _cloakroom(push_par=True)
     assert entry.push_par == lexicographic_optimum(entry.level, "pushes")[0] == 7
@@ -280,7 +280,7 @@ async def test_a_bundled_push_par_and_its_plan_are_trusted_with_no_search(tmp_pa
 async def test_a_narrow_status_line_names_the_unit_once_to_keep_the_spinner():
     from textual.app import App
 
-    from fewest.tui.status_bar import StatusBar, StatusFacts
+    from fewest.tui.app.status_bar import StatusBar, StatusFacts
 
     class Line(App):
         def compose(self):

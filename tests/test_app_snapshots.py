@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from fewest.tui import catalog
-from fewest.tui.catalog import Shelf
-from fewest.tui.progress import ProgressStore, SavedGame
+from fewest.tui.services import catalog
+from fewest.tui.services.catalog import Shelf
+from fewest.tui.services.progress import ProgressStore, SavedGame
 from tests.app_support import entries, idle, make_app, quiet_app, wait_for
 
 SIZE = (80, 24)
@@ -74,7 +74,7 @@ def test_browser(snap_compare, tmp_path, monkeypatch):
     store.remember_par(first.key, 12)
     store.record_solve(second.key, 1, 1, assisted=True)
     store.save_game(entries("traffic")[0].key, SavedGame({"entries": [], "position": 0}))
-    from fewest.tui.app import FewestApp
+    from fewest.tui.app.app import FewestApp
 
     app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
     assert snap_compare(app, terminal_size=SIZE)

@@ -16,14 +16,14 @@ from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.levels.sokoban_grid import xsb_rows
 from fewest.solvers import api
-from fewest.solvers.control import Budget, Progress
-from fewest.solvers.sokoban_box_route import box_route
-from fewest.solvers.solution import Solution, Stats, Status
-from fewest.tui import solver_worker
-from fewest.tui.app import FewestApp
-from fewest.tui.solver_worker import PlanBook, analyse, distance, undos_out_of_deadlock
-from fewest.tui.level_summary import short_count
-from fewest.tui.progress import ProgressStore
+from fewest.solvers.common.control import Budget, Progress
+from fewest.solvers.sokoban.plans.box_route import box_route
+from fewest.solvers.common.solution import Solution, Stats, Status
+from fewest.tui.services import hints as solver_worker
+from fewest.tui.app.app import FewestApp
+from fewest.tui.services.hints import PlanBook, analyse, distance, undos_out_of_deadlock
+from fewest.tui.services.level_summary import short_count
+from fewest.tui.services.progress import ProgressStore
 from tests.app_support import SIZE, app_on_text, board_screen, entries, idle, make_app, quiet_app, wait_for
 from tests.oracle import fewest_counted, shortest_plan
 
@@ -555,7 +555,7 @@ async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_pat
     monkeypatch.setattr(solver_worker.api, "solve",
                         lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
     if whose == "too long":  # (a solution longer than that is not replayed as the level opens)
-        from fewest.tui import board_thinking
+        from fewest.tui.app.boards import thinking as board_thinking
 
         monkeypatch.setattr(board_thinking, "SAVED_MOST", len(DETOUR) - 1)
     entry = read_text(f"{ROOM}Solution: {DETOUR}\n", "room.xsb")[0]
@@ -578,7 +578,7 @@ async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_pat
 
 
 async def test_a_level_solved_by_hand_serves_its_rest_after_undos_where_the_search_runs_out(tmp_path, monkeypatch):
-    from fewest.tui.solved_screen import SolvedScreen
+    from fewest.tui.app.solved_screen import SolvedScreen
 
     monkeypatch.setattr(solver_worker.api, "solve",
                         lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
@@ -730,7 +730,7 @@ async def test_a_resumed_game_keeps_the_plan_proven_from_where_it_stands(tmp_pat
 
 
 def test_a_long_activity_gives_way_a_whole_part_at_a_time():
-    from fewest.tui.status_bar import _shortened
+    from fewest.tui.app.status_bar import _shortened
 
     assert _shortened("⠇ thinking 2,720 nodes, bound 144  (esc cancels)") == [
         "⠇ thinking 2,720 nodes, bound 144  (esc cancels)", "⠇ thinking 2,720 nodes, bound 144",

@@ -13,7 +13,7 @@ import pytest
 from fewest.engine.base import parse_plan, replay
 from fewest.engine.registry import rules_for
 from fewest.levels import read_file, read_file_each, write_entries
-from fewest.tui.cli import main
+from fewest.tui.cli.main import main
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
 MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")  # (David W. Skinner)
@@ -97,7 +97,7 @@ def test_a_levels_seconds_leave_out_loading_the_solvers_code(capsys, monkeypatch
     monkeypatch.setattr(registry, "importlib", SimpleNamespace(import_module=slow))
     _, out, _ = run(capsys, "solve", "--json", os.path.join(DATA, "sokoban_1.in"))
     record = json.loads(out)
-    assert record["length"] == 1 and record["seconds"] < 1.0 and calls[0] == "fewest.solvers.sokoban"
+    assert record["length"] == 1 and record["seconds"] < 1.0 and calls[0] == "fewest.solvers.sokoban.solver"
 
 
 @pytest.mark.parametrize(
@@ -209,8 +209,8 @@ def test_many_files_in_one_process(capsys):
 def test_contest_answers_stay_in_step_with_their_cases_and_files(capsys, tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from fewest.solvers.solution import Status
-    from fewest.tui import solve_command
+    from fewest.solvers.common.solution import Status
+    from fewest.tui.cli import solve as solve_command
 
     # Three password codes, the middle one as if out of budget: its line holds `?`.
     codes = tmp_path / "codes.in"
@@ -335,7 +335,8 @@ def test_check_lists_every_error_of_a_collection_none_of_whose_levels_read(capsy
 
 
 def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_does(tmp_path, monkeypatch):
-    from fewest.tui import app, cli
+    from fewest.tui.app import app
+    from fewest.tui.cli import main as cli
 
     opened = []
     monkeypatch.setattr(app.FewestApp, "run", lambda self: opened.append((self.entries, self.start_index, self.notes)))
@@ -350,7 +351,7 @@ def test_play_opens_a_file_whose_first_level_does_not_read_on_the_first_that_doe
 
 def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tmp_path):
     command = shutil.which("fewest")
-    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli.main"]
     many = tmp_path / "many.xsb"
     many.write_text("".join(f"; {n}\n#####\n#@$.#\n#####\n\n" for n in range(1, 3001)), encoding="utf-8")
     reader = subprocess.Popen(["head", "-n", "2"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
@@ -362,7 +363,7 @@ def test_output_piped_into_a_reader_that_stops_early_ends_without_a_traceback(tm
 
 def _command() -> list[str]:
     command = shutil.which("fewest")
-    return [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    return [command] if command else [sys.executable, "-m", "fewest.tui.cli.main"]
 
 
 def test_the_app_without_a_terminal_says_so_rather_than_spin(tmp_path):
@@ -396,7 +397,7 @@ def test_output_that_cannot_be_written_as_asked_still_ends_plainly(tmp_path):
 
 def test_dash_reads_standard_input_as_a_process():
     command = shutil.which("fewest")
-    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli.main"]
     with open(os.path.join(DATA, "password_41.in"), "rb") as handle:
         done = subprocess.run(argv + ["solve", "--format", "contest", "-"], stdin=handle,
                               capture_output=True, timeout=60)
@@ -441,7 +442,7 @@ def test_an_empty_name_and_a_device_without_end_are_refused_plainly(capsys):
 
 def test_installed_command_runs_as_a_process():
     command = shutil.which("fewest")
-    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli"]
+    argv = [command] if command else [sys.executable, "-m", "fewest.tui.cli.main"]
     done = subprocess.run(
         argv + ["solve", "--format", "contest", os.path.join(DATA, "password_41.in")],
         capture_output=True,
@@ -511,7 +512,7 @@ def test_check_shows_control_characters_in_titles_not_their_effect(capsys, tmp_p
 
 
 def test_bench_ratio_in_words():
-    from fewest.tui.bench import _speed
+    from fewest.tui.bench.families import _speed
 
     assert [_speed(r) for r in (0.0137, 0.5, 1.0, 1.5148, 3.0)] == [
         "73x faster", "2.0x faster", "1.0x faster", "1.5x slower", "3.0x slower"]
@@ -519,7 +520,7 @@ def test_bench_ratio_in_words():
 
 
 def test_bench_sokoban_stopped_by_ctrl_c_still_totals_the_levels_it_finished(tmp_path, capsys, monkeypatch):
-    import fewest.solvers.sokoban_bench as bench
+    import fewest.tui.bench.sokoban_set as bench
 
     levels = tmp_path / "three.xsb"
     levels.write_text("".join(f"; {n}\n\n#####\n#@$.#\n#####\n\n" for n in (1, 2, 3)))
@@ -551,7 +552,7 @@ def test_solve_out_of_time_says_what_the_proof_reached(capsys):
 
 
 def test_solve_text_says_when_only_the_pushes_are_proven():
-    from fewest.tui.solve_command import _text
+    from fewest.tui.cli.solve import _text
 
     record = {"file": "m.xsb", "level": 153, "title": "", "family": "sokoban", "status": "found",
               "length": 1085, "plan": "uR", "optimal": False, "seconds": 55.2, "pushes": 336, "at_least": 336}
@@ -561,7 +562,7 @@ def test_solve_text_says_when_only_the_pushes_are_proven():
 
 
 def test_solve_text_counts_one_move_and_one_push_in_the_singular():
-    from fewest.tui.solve_command import _text
+    from fewest.tui.cli.solve import _text
 
     record = {"file": "a.xsb", "level": 1, "title": "", "family": "sokoban", "status": "optimal",
               "length": 1, "plan": "R", "optimal": True, "seconds": 0.1, "pushes": 1}
@@ -591,7 +592,7 @@ def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):
 
 
 def test_the_default_memory_budget_is_half_the_machine():
-    from fewest.tui.solve_command import default_memory_bytes
+    from fewest.tui.cli.solve import default_memory_bytes
 
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert default_memory_bytes() == physical // 2
@@ -606,7 +607,7 @@ def test_text_output_says_when_a_files_par_is_wrong(capsys, tmp_path):
     wrong, right = [line for line in out.splitlines() if line.startswith(str(claim))]
     assert code == 0 and "1 move, optimal; the file's par 9 is wrong" in wrong
     assert "optimal [" in right and "par" not in right
-    from fewest.tui.solve_command import _text
+    from fewest.tui.cli.solve import _text
 
     record = {"file": "c.fewest", "level": 1, "title": "", "family": "traffic", "status": "found",
               "length": 12, "plan": "AR1", "optimal": False, "seconds": 1.0, "par": 9}
@@ -641,7 +642,7 @@ def test_text_output_says_when_a_files_push_par_is_wrong(capsys, tmp_path):
     assert [json.loads(line)["push_par"] for line in out.splitlines()] == [2, 1]
     code, out, _ = run(capsys, "check", str(path))
     assert ", push par 2  Wrong" in out
-    from fewest.tui.solve_command import _text
+    from fewest.tui.cli.solve import _text
 
     record = {"file": "c.xsb", "level": 1, "title": "", "family": "sokoban", "status": "found", "length": 30,
               "plan": "R", "optimal": False, "seconds": 1.0, "pushes": 9, "push_par": 7}

@@ -5,7 +5,7 @@ import sys
 import tracemalloc
 
 from fewest.solvers import Budget, Control, Stopped
-from fewest.solvers.held_bytes import dict_bytes, int_bytes
+from fewest.solvers.common.held_bytes import dict_bytes, int_bytes
 
 BIG = 1 << 90  # keys the size of a search's states (several digits)
 LARGE = 1 << 20  # bytes: a table of 2**16 slots or more

@@ -8,7 +8,7 @@ import pytest
 from fewest.levels import read_text
 from fewest.levels.base import MAX_NUMBER_DIGITS, LevelFormatError, text_lines, whole_number
 from fewest.levels.files import detect
-from fewest.tui.cli import main
+from fewest.tui.cli.main import main
 
 HUGE = "1" * 5001  # past Python's 4300-digit limit for int()
 ROTATION = "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3"

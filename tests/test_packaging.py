@@ -38,7 +38,7 @@ def test_bundled_packs_and_styles_are_inside(wheel_names):
     for family in ("sokoban", "traffic", "rotation", "shift", "password"):
         assert any(Path(n).name.startswith(family + "_") for n in packs), family
     assert "fewest/levels/packs/CREDITS.md" in wheel_names
-    assert "fewest/solvers/data/rotation-distances-k08.bin" in wheel_names
+    assert "fewest/solvers/rotation/data/rotation-distances-k08.bin" in wheel_names
     assert any(n.startswith("fewest/tui/") and n.endswith(".tcss") for n in wheel_names)
 
 

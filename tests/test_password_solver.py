@@ -8,13 +8,13 @@ import pytest
 
 from fewest.engine import password
 from fewest.levels.bundled import find_pack
-from fewest.solvers import password as solver
+from fewest.solvers.password import solver
 from fewest.solvers.api import solve, warm_up
-from fewest.solvers.control import Budget, Control
-from fewest.solvers.password_astar import Bound, astar_order
-from fewest.solvers.password_heldkarp import HELD_KARP_LIMIT, held_karp, value_type
-from fewest.solvers.password_tour import tour_of
-from fewest.solvers.solution import Status
+from fewest.solvers.common.control import Budget, Control
+from fewest.solvers.password.astar import Bound, astar_order
+from fewest.solvers.password.heldkarp import HELD_KARP_LIMIT, held_karp, value_type
+from fewest.solvers.password.tour import tour_of
+from fewest.solvers.common.solution import Status
 from tests.oracle import replay_length, shortest_plan
 
 REFERENCES = [

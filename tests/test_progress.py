@@ -8,7 +8,7 @@ import os
 from fewest.engine import sokoban
 from fewest.engine.game import Game
 from fewest.levels import read_file, read_text
-from fewest.tui.progress import LOCK_FILE, LevelRecord, ProgressStore, SavedGame, default_data_dir
+from fewest.tui.services.progress import LOCK_FILE, LevelRecord, ProgressStore, SavedGame, default_data_dir
 
 
 def test_solves_bests_and_assisted_marks_survive_a_restart(tmp_path):

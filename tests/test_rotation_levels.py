@@ -10,7 +10,7 @@ from fewest.engine.rotation import Level, MOVES
 from fewest.levels import read_text
 from fewest.levels import rotation as files
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.solvers.solution import Solution, Status
+from fewest.solvers.common.solution import Solution, Status
 
 CONTEST = """\
 1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3

@@ -15,11 +15,11 @@ from fewest.engine.base import format_plan, parse_plan
 from fewest.levels import read_text
 from fewest.levels import rotation as files
 from fewest.solvers import api
-from fewest.solvers import rotation as solver
-from fewest.solvers import rotation_cache as cache
-from fewest.solvers import rotation_distances as distances
-from fewest.solvers.control import Control
-from fewest.solvers.solution import Status
+from fewest.solvers.rotation import solver
+from fewest.solvers.rotation import cache
+from fewest.solvers.rotation import distances
+from fewest.solvers.common.control import Control
+from fewest.solvers.common.solution import Status
 
 from tests.oracle import replay_length, shortest_plan
 

@@ -12,13 +12,13 @@ import pytest
 
 from fewest.engine import rotation as rules
 from fewest.solvers import api
-from fewest.solvers import rotation as solver
-from fewest.solvers import rotation_cache as cache
-from fewest.solvers import rotation_distances as distances
-from fewest.solvers import rotation_masks as bits
-from fewest.solvers import rotation_table as table_module
-from fewest.solvers.control import Budget
-from fewest.solvers.solution import Status
+from fewest.solvers.rotation import solver
+from fewest.solvers.rotation import cache
+from fewest.solvers.rotation import distances
+from fewest.solvers.rotation import masks as bits
+from fewest.solvers.rotation import table as table_module
+from fewest.solvers.common.control import Budget
+from fewest.solvers.common.solution import Status
 
 BOARD = rules.make_level(int(t) for t in "1 1 1 1 3 2 3 2 3 1 3 2 2 3 1 2 2 2 3 1 2 1 3 3".split())
 
@@ -183,8 +183,8 @@ def test_environment_variable_chooses_the_cache_directory(monkeypatch, tmp_path)
 
 
 def test_the_shipped_k8_table_is_intact_and_equals_a_fresh_build():
-    from fewest.solvers.rotation_cache import packaged_path, read_cache
-    from fewest.solvers.rotation_table import build
+    from fewest.solvers.rotation.cache import packaged_path, read_cache
+    from fewest.solvers.rotation.table import build
 
     shipped = read_cache(packaged_path(8), 8)
     assert shipped is not None, "solvers/data/ must ship the k=8 table in the checked format"

@@ -6,9 +6,9 @@ import threading
 import pytest
 
 from fewest.solvers import Budget, Control, Status, Stopped
-from fewest.solvers import control as control_module
-from fewest.solvers.control import release_gradually
-from fewest.solvers.search import RulesProblem, astar, bfs, idastar
+from fewest.solvers.common import control as control_module
+from fewest.solvers.common.control import release_gradually
+from fewest.solvers.common.search import RulesProblem, astar, bfs, idastar
 from tests import toy_rules as toy
 from tests.oracle import replay_length, shortest_plan
 

@@ -7,10 +7,10 @@ import pytest
 
 from fewest.engine import shift
 from fewest.levels.bundled import find_pack
-from fewest.solvers import shift as solver
+from fewest.solvers.shift import solver
 from fewest.solvers.api import solve
-from fewest.solvers.control import Budget, Control
-from fewest.solvers.solution import Status
+from fewest.solvers.common.control import Budget, Control
+from fewest.solvers.common.solution import Status
 from tests.oracle import replay_length, shortest_plan
 
 REFERENCES = [

@@ -8,12 +8,12 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers.control import Stopped
-from fewest.solvers.sokoban_backward import pulled_plan
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_pulls_apart import spare_core
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban import solver
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.sokoban.searches.backward import pulled_plan
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, microban, random_rooms, search_position
 from tests.test_sokoban_packing import found_plan, stopped_proofs

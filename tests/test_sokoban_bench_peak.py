@@ -10,8 +10,9 @@ import pytest
 # the whole suite has grown it, and that size (counted in both) would swamp the blocks.
 SCRIPT = """
 import multiprocessing, sys, time
-from fewest.solvers import sokoban, sokoban_bench
-from fewest.solvers.held_bytes import resident_bytes
+from fewest.solvers.sokoban import solver as sokoban
+from fewest.tui.bench import sokoban_set as sokoban_bench
+from fewest.solvers.common.held_bytes import resident_bytes
 
 BLOCK = 300 * 2**20
 real_solve = sokoban.solve

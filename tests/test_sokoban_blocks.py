@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from fewest.solvers import sokoban_blocks
-from fewest.solvers.sokoban_blocks import SortedBlocks
+from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
+from fewest.solvers.sokoban.pulls.sorted_blocks import SortedBlocks
 
 
 @pytest.mark.parametrize("most", [1, 3, 16, 1 << 20])

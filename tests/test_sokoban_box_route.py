@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers.sokoban_box_route import box_route
+from fewest.solvers.sokoban.plans.box_route import box_route
 from tests.sokoban_support import exactness_rooms, level
 
 

@@ -5,12 +5,12 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_search as search
-from fewest.solvers.sokoban_board import compile_board, open_pushes
-from fewest.solvers.sokoban_search import MAJOR, push_search
-from fewest.solvers.sokoban_tables import build_tables
-from fewest.solvers.sokoban_tunnels import Tunnels
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.searches import push as search
+from fewest.solvers.sokoban.board.board import compile_board, open_pushes
+from fewest.solvers.sokoban.searches.push import MAJOR, push_search
+from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.pruning.tunnels import Tunnels
 from tests import oracle
 from tests.sokoban_support import (
     level,

@@ -6,8 +6,8 @@ rule one step too eager, the random rooms of the exactness tests still all passe
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_search import MAJOR, _beside, _dominated
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.searches.push import MAJOR, _beside, _dominated
 from tests.sokoban_support import level, search_position
 
 ROOM = "########\n#@     #\n#  $  .#\n########"

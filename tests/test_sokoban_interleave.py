@@ -5,11 +5,11 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_interleave as interleave
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_search import push_search
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.plans import interleave
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.searches.push import push_search
+from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import microban, random_rooms, search_position
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fewest.solvers.sokoban_pulls_apart import spare_core
+from fewest.solvers.sokoban.pulls.apart import spare_core
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the proof forks helpers only with two cores")
 
@@ -20,7 +20,7 @@ MICROBAN = str(Path(__file__).parent / "data" / "Microban_155.xsb")
 # ignored; the command must keep that, but this test is about a terminal's Ctrl-C.)
 CLI_AT_A_TERMINAL = (
     "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "runpy.run_module('fewest.tui.cli', run_name='__main__', alter_sys=True)"
+    "runpy.run_module('fewest.tui.cli.main', run_name='__main__', alter_sys=True)"
 )
 
 
@@ -62,7 +62,7 @@ def spin(control) -> None:
 # A process that starts a search apart for two minutes (from its main thread: forked; from
 # another, as the app's workers do: through the fork server), says the child's pid, and waits.
 PARENT = (
-    "import threading, time; from fewest.solvers.sokoban_apart import SearchApart; "
+    "import threading, time; from fewest.solvers.sokoban.searches.apart import SearchApart; "
     "from tests.test_sokoban_interrupt import spin; apart = SearchApart(spin, None); "
     "start = lambda: (apart.start(120.0), print(apart._child.pid, flush=True)); "
     "threading.Thread(target=start).start() if {thread} else start(); time.sleep(120)"

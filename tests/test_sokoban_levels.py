@@ -14,7 +14,7 @@ from fewest.levels import sokoban as L
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import read_text, write_entries
 from fewest.levels.sokoban_xsb import MAX_SOLUTION_MOVES
-from fewest.solvers.solution import Solution, Status
+from fewest.solvers.common.solution import Solution, Status
 from tests import oracle
 from tests.sokoban_support import checked, flood, solve
 

@@ -10,12 +10,13 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_meet, sokoban_meet_packed
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_meet import meet_search
-from fewest.solvers.sokoban_symmetry import board_symmetry
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.searches import meet as sokoban_meet
+from fewest.solvers.sokoban.searches import meet_compact as sokoban_meet_packed
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.searches.meet import meet_search
+from fewest.solvers.sokoban.board.symmetry import board_symmetry
+from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import (
     checked,

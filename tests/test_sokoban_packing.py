@@ -8,15 +8,15 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_interleave as interleave
-from fewest.solvers import sokoban_packing as packing
-from fewest.solvers.control import Stopped
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_interleave import shortest_interleaving
-from fewest.solvers.sokoban_packing import packed_search, packing_orders
-from fewest.solvers.sokoban_pulls_apart import spare_core
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.plans import interleave
+from fewest.solvers.sokoban.plans import packing_order as packing
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
+from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
+from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, search_position
 

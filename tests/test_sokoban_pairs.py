@@ -7,9 +7,9 @@ import random
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_pairs import pair_bound
-from fewest.solvers.sokoban_tables import UNREACHABLE
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.bounds.pairs import pair_bound
+from fewest.solvers.sokoban.board.tables import UNREACHABLE
 from tests.sokoban_support import (
     checked,
     lexicographic_optimum,
@@ -66,7 +66,7 @@ def test_more_boxes_never_exceed_the_optimum(seed):
 def test_the_search_with_the_pair_bound_proves_the_same_optimum(monkeypatch):
     lvl, row = microban(105)[104]  # the pair bound cuts this search to a third
     with_pairs = solve(lvl, "pushes")
-    monkeypatch.setattr("fewest.solvers.sokoban_search.pair_bound", lambda board, check: None)
+    monkeypatch.setattr("fewest.solvers.sokoban.searches.push.pair_bound", lambda board, check: None)
     without = solve(lvl, "pushes")
     assert checked(lvl, with_pairs) == checked(lvl, without)
     assert checked(lvl, with_pairs)[1] == int(row["min_pushes"])

@@ -13,12 +13,16 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Stopped
-from fewest.solvers import sokoban_blocks, sokoban_pulls, sokoban_pulls_apart, sokoban_pulls_packed, sokoban_search
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable, pull_table
-from fewest.solvers.sokoban_pulls_apart import PullsApart, spare_core
-from fewest.solvers.sokoban_pulls_packed import fits
-from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
+from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
+from fewest.solvers.sokoban.pulls import table as sokoban_pulls
+from fewest.solvers.sokoban.pulls import apart as sokoban_pulls_apart
+from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_packed
+from fewest.solvers.sokoban.searches import push as sokoban_search
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, pull_table
+from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.sokoban.pulls.compact import fits
+from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
 from tests.sokoban_support import (
     checked,
     level,
@@ -497,7 +501,7 @@ def test_a_take_keeps_the_newest_table_through_a_last_word_without_one():
 def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
     """The budget is for both processes: while the child may still be growing its share,
     the search counts that share as held (else the two together could pass the budget)."""
-    from fewest.solvers.sokoban_tables import build_tables
+    from fewest.solvers.sokoban.board.tables import build_tables
 
     monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
     monkeypatch.setattr(sokoban_search, "spare_core", lambda: True)

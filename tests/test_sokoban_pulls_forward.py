@@ -11,13 +11,13 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Control, Status
-from fewest.solvers import sokoban_search
-from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_pulls import PackedPullTable, PullTable
-from fewest.solvers.sokoban_pulls_apart import PullsApart
-from fewest.solvers.sokoban_pulls_forward import FAR, ForwardBound, ForwardSums, push_distances
-from fewest.solvers.sokoban_symmetry import board_symmetry
-from fewest.solvers.sokoban_tables import UNREACHABLE
+from fewest.solvers.sokoban.searches import push as sokoban_search
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable
+from fewest.solvers.sokoban.pulls.apart import PullsApart
+from fewest.solvers.sokoban.pulls.forward import FAR, ForwardBound, ForwardSums, push_distances
+from fewest.solvers.sokoban.board.symmetry import board_symmetry
+from fewest.solvers.sokoban.board.tables import UNREACHABLE
 from tests.sokoban_support import checked, lexicographic_optimum, microban, random_rooms, search_position, solve
 from tests.sokoban_support import symmetric_room
 

@@ -6,7 +6,7 @@ import random
 
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
-from fewest.solvers.sokoban_board import _RING_JOINS, cells_of, compile_board
+from fewest.solvers.sokoban.board.board import _RING_JOINS, cells_of, compile_board
 from tests.sokoban_support import microban, positions, random_rooms, search_position
 
 

@@ -9,12 +9,12 @@ import time
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers.control import Stopped
-from fewest.solvers.sokoban_assignment import assign, matching_cost
-from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers import sokoban_room
-from fewest.solvers.sokoban_room import MAX_STATES, find_rooms, room_bounds, room_bounds_within
-from fewest.solvers.sokoban_tables import UNREACHABLE, build_tables
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.common.assignment import assign, matching_cost
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.bounds import rooms as sokoban_room
+from fewest.solvers.sokoban.bounds.rooms import MAX_STATES, find_rooms, room_bounds, room_bounds_within
+from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
 from tests.sokoban_support import (
     checked,
     level,

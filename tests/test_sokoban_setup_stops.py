@@ -9,13 +9,13 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, api
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_tables
-from fewest.solvers.control import Stopped
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_pairs import PairBound, pair_bound
-from fewest.solvers.sokoban_tables import build_tables
-from fewest.solvers.sokoban_walk_bound import WalkBound, _nearest
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.board import tables as sokoban_tables
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.bounds.pairs import PairBound, pair_bound
+from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.bounds.walks import WalkBound, _nearest
 from tests.sokoban_support import level
 
 
@@ -109,7 +109,7 @@ def test_nearest_is_the_least_l1_distance_to_the_points():
 
 
 def test_the_cache_keeps_the_latest_builds_by_their_key_alone():
-    from fewest.solvers.board_cache import cached_per_board
+    from fewest.solvers.common.build_cache import cached_per_board
 
     builds = []
 

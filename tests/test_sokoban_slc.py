@@ -12,7 +12,7 @@ from fewest.levels import sokoban as L
 from fewest.levels.base import LevelFormatError
 from fewest.levels.files import read_file_each, read_text_each
 from fewest.levels.sokoban_grid import xsb_rows
-from fewest.tui.cli import main
+from fewest.tui.cli.main import main
 from tests.test_sokoban_levels import levels, texts
 
 FIRST = ["#######", "#@ $ .#", "#######"]

@@ -14,16 +14,16 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status, api
-from fewest.solvers import sokoban as solver
-from fewest.solvers import sokoban_apart
-from fewest.solvers import sokoban_search as search
-from fewest.solvers.sokoban_assignment import assign, matching_cost, min_cost, reassign, warm_assign
-from fewest.solvers.sokoban_bench import BenchRow, BenchSummary, format_row, format_summary, run_collection
-from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_deadlock import frozen_group, is_dead
-from fewest.solvers.sokoban_probe import CorralProbe
-from fewest.solvers.sokoban_pulls_apart import spare_core
-from fewest.solvers.sokoban_tables import build_tables, side_row
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.searches import apart as sokoban_apart
+from fewest.solvers.sokoban.searches import push as search
+from fewest.solvers.common.assignment import assign, matching_cost, min_cost, reassign, warm_assign
+from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, format_row, format_summary, run_collection
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.pruning.deadlock import frozen_group, is_dead
+from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
+from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.sokoban.board.tables import build_tables, side_row
 from tests import oracle
 from tests.sokoban_support import (
     checked,

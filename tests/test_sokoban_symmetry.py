@@ -7,9 +7,9 @@ import random
 import pytest
 
 from fewest.solvers import Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_symmetry import board_symmetry
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.board.symmetry import board_symmetry
 from tests.sokoban_support import checked, level, lexicographic_optimum, solve, symmetric_room
 
 
@@ -98,7 +98,7 @@ def test_mirror_images_share_one_node(monkeypatch):
     lvl = level("#######\n#.   .#\n#  $  #\n# $@$ #\n#  $  #\n#.   .#\n#######")
     monkeypatch.setattr(solver, "_meet_first", lambda *_: None)  # the push search's table (moves)
     with_images = solve(lvl, "moves")
-    monkeypatch.setattr("fewest.solvers.sokoban_search.board_symmetry", lambda board: None)
+    monkeypatch.setattr("fewest.solvers.sokoban.searches.push.board_symmetry", lambda board: None)
     without = solve(lvl, "moves")
     assert checked(lvl, with_images) == checked(lvl, without) == lexicographic_optimum(lvl, "moves")
     assert with_images.stats.stored * 2 < without.stats.stored

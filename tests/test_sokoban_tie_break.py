@@ -10,15 +10,15 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
-from fewest.solvers import sokoban as solver
-from fewest.solvers.control import Stopped
-from fewest.solvers.sokoban_board import compile_board
-from fewest.solvers.sokoban_interleave import shortest_interleaving
-from fewest.solvers.sokoban_tables import build_tables
-from fewest.solvers import sokoban_search as search_module
-from fewest.solvers import sokoban_tie_break as tie_break_module
-from fewest.solvers.sokoban_pulls import pull_table
-from fewest.solvers.sokoban_tie_break import _Within, fewest_moves_of_fewest_pushes
+from fewest.solvers.sokoban import solver
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.sokoban.board.board import compile_board
+from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
+from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.searches import push as search_module
+from fewest.solvers.sokoban.searches import tie_break as tie_break_module
+from fewest.solvers.sokoban.pulls.table import pull_table
+from fewest.solvers.sokoban.searches.tie_break import _Within, fewest_moves_of_fewest_pushes
 from tests import oracle
 from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position
 

@@ -7,9 +7,9 @@ import random
 import pytest
 
 from fewest.engine import sokoban as S
-from fewest.solvers import sokoban as solver
-from fewest.solvers.sokoban_board import DIRECTIONS, compile_board
-from fewest.solvers.sokoban_tunnels import Tunnels
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.board.board import DIRECTIONS, compile_board
+from fewest.solvers.sokoban.pruning.tunnels import Tunnels
 from tests.sokoban_support import checked, level, lexicographic_optimum, random_rooms, room_level, solve
 
 

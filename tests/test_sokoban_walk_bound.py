@@ -6,9 +6,9 @@ import random
 from collections import deque
 
 from fewest.engine import sokoban as S
-from fewest.solvers.sokoban_board import cells_of, compile_board
-from fewest.solvers.sokoban_walk_bound import WalkBound
-from fewest.solvers.sokoban_tables import build_tables
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.bounds.walks import WalkBound
+from fewest.solvers.sokoban.board.tables import build_tables
 from tests.sokoban_support import microban, positions, random_rooms, search_position
 
 

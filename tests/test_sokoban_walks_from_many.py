@@ -4,7 +4,7 @@ against the single-start search from each cell, the least over them."""
 
 import random
 
-from fewest.solvers.sokoban_board import cells_of, compile_board
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from tests.sokoban_support import level, random_rooms
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from fewest.levels import read_file
 from fewest.levels.files import write_entries
-from fewest.solvers.control import Progress
-from fewest.tui.cli import main
-from fewest.tui.solve_terminal import CLEAR, Interrupt, ProgressLine, fit_line
+from fewest.solvers.common.control import Progress
+from fewest.tui.cli.main import main
+from fewest.tui.cli.terminal import CLEAR, Interrupt, ProgressLine, fit_line
 
 MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
 
@@ -125,7 +125,7 @@ def _press_ctrl_c_once_solving() -> None:
 
 
 def test_ctrl_c_between_two_levels_starts_no_other_and_clears_its_line(capsys, monkeypatch, tmp_path):
-    from fewest.tui import solve_command
+    from fewest.tui.cli import solve as solve_command
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)

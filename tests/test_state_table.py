@@ -5,8 +5,8 @@ import random
 import numpy as np
 import pytest
 
-from fewest.solvers import state_table
-from fewest.solvers.state_table import LOAD, SLOT_BYTES, StateTable
+from fewest.solvers.common import state_table
+from fewest.solvers.common.state_table import LOAD, SLOT_BYTES, StateTable
 
 
 def random_keys(rng: random.Random, count: int) -> list[int]:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from fewest.engine import traffic as T
 from fewest.engine.base import IllegalMoveError, InvalidLevelError, InvalidMoveError, format_plan, parse_plan
 from fewest.engine.game import Game
-from fewest.solvers.traffic_random import random_level
+from fewest.solvers.traffic.random_levels import random_level
 
 # A 4x4 board: A (target) in row 1, B vertical in column 2, C horizontal in row 3, a wall.
 SMALL = T.level_from_rows(

@@ -13,8 +13,8 @@ from fewest.levels import traffic as LT
 from fewest.levels import traffic_getout, traffic_grid
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import find_pack
-from fewest.solvers.solution import Solution, Status
-from fewest.solvers.traffic_random import random_level
+from fewest.solvers.common.solution import Solution, Status
+from fewest.solvers.traffic.random_levels import random_level
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "traffic" / "database_sample.txt"

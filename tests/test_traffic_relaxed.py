@@ -7,10 +7,10 @@ import pytest
 from fewest.engine import traffic as T
 from fewest.levels import read_text
 from fewest.solvers import Control, Status
-from fewest.solvers.control import Stopped
-from fewest.solvers import traffic as solver
-from fewest.solvers import traffic_relaxed
-from fewest.solvers.traffic_random import random_level
+from fewest.solvers.common.control import Stopped
+from fewest.solvers.traffic import solver
+from fewest.solvers.traffic import relaxed as traffic_relaxed
+from fewest.solvers.traffic.random_levels import random_level
 from tests import oracle
 
 

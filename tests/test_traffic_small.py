@@ -10,10 +10,10 @@ import pytest
 from fewest.engine import traffic as T
 from fewest.levels import read_text
 from fewest.solvers import Control, Status, solve, warm_up
-from fewest.solvers import traffic as solver
-from fewest.solvers.control import Budget, Stopped
-from fewest.solvers.traffic_random import random_level
-from fewest.solvers.traffic_small import TooLarge, forward_search, goal_unreachable
+from fewest.solvers.traffic import solver
+from fewest.solvers.common.control import Budget, Stopped
+from fewest.solvers.traffic.random_levels import random_level
+from fewest.solvers.traffic.small import TooLarge, forward_search, goal_unreachable
 
 from tests import oracle
 

@@ -9,9 +9,10 @@ from fewest.engine import traffic as T
 from fewest.levels import read_file, read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import Budget, Control, Status, solve, warm_up
-from fewest.solvers import traffic as solver
-from fewest.solvers import traffic_bfs, traffic_table
-from fewest.solvers.traffic_random import random_level
+from fewest.solvers.traffic import solver
+from fewest.solvers.traffic import bfs as traffic_bfs
+from fewest.solvers.traffic import table as traffic_table
+from fewest.solvers.traffic.random_levels import random_level
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"

@@ -1,0 +1,1 @@
+"""Shift: the exact solver (solver.py), a matching bound met by a construction."""

@@ -1,0 +1,1 @@
+"""Sokoban's exact solver (solver.py) and its parts: board/ (the compiled board and its tables), pruning/ (deadlocks, corrals, tunnels), bounds/ (pairs, goal rooms, walks), pulls/ (the pull tables), searches/ (push search, both ends, backward, tie-break), plans/ (goal-room packing order, interleaving, box routes)."""

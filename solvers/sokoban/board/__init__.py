@@ -1,0 +1,1 @@
+"""The level compiled for search: padded cells and bitboards, push-distance tables, symmetry, regions."""

@@ -1,0 +1,1 @@
+"""Admissible lower bounds on what is left: pairs of boxes, goal rooms, forced walking."""

@@ -1,0 +1,333 @@
+"""A plan for goal-room levels: goals filled in a packing order, boxes sent in whole.
+
+On a level whose goals lie together in a room (XSokoban #4, #5, #6, #8, #9, #10),
+a search guided by box-to-goal distances fills the goals nearest the door first
+and walls the rest in: weighted A* found no plan on those six in 15 s. Players
+and solvers such as Festival fill such a room from the far end. This search
+does the same, with no claim to be short:
+
+- Each goal area (goals joined side by side, at least ROOM_GOALS of them) gets a
+  packing order, found backwards: from the area full, a box is pulled out to
+  the area's edge while the others stay, the nearest first; the last one out
+  is the first one in.
+- A push that brings a box onto such an area's goal goes on, as one macro, to
+  the next goal of the order that is still empty (the shortest push path of
+  that box alone, the other boxes in place), or is not made. Boxes on the
+  area's goals never move again.
+- Best-first search over (boxes, player's region), taking positions in turn
+  from two queues. One is greedy: the position whose loose boxes match the
+  empty goals for the fewest pushes first (push distances with the packed
+  boxes as walls; ties first in, first out). The other, after the feature
+  space of Shoham and Schaeffer's FESS, files positions in cells by two
+  features, boxes packed and the pieces the boxes cut the floor into, and
+  takes the least matching from the cell taken from least often so far: a
+  greedy search stuck with a room half packed and the rest jammed goes on
+  elsewhere. A position taken from the cells also gets, as FESS's packing
+  advisor gives, a child for each loose box that can go alone (the others in
+  place) all the way to the next empty goal of an order: a new cell with one
+  more box packed, which the cells take from next. Pruned: dead squares,
+  boxes frozen or never to move off goals, and, at a PI-corral, every push but
+  those into it (sokoban/pruning/corrals.py; here only to cut positions).
+
+Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area),
+levels with a plan:
+- the greedy queue alone: 9 (#1, #3, #4, #6, #7, #17, #51, #78, #83);
+- with the cells: 23 (#1-4, #6-8, #17, #34, #51, #53-56, #58, #60, #62, #68,
+  #78-80, #82, #83);
+- with the cells and the advisor: 29 (#1-4, #7-9, #17, #34, #37, #51, #53,
+  #54, #56, #58, #60, #62-65, #67, #68, #73, #78-80, #82-84). #6 and #55
+  (3.3 s and 4.9 s without it) are lost to the advisor's cost; most plans
+  come 3 to 30 times sooner.
+The weighted searches (6 s) find #1, #2, #3, #7, #17, #38, #78, #79 and #83.
+On levels with no goal area (Grigoriev 2001 #54, #61, #84, #100) the cells
+found nothing more, so the search stays with goal rooms.
+
+The plan is any plan: the caller marks it not proven shortest.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+
+from fewest.solvers.common.control import Control
+from fewest.solvers.common.assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
+from fewest.solvers.sokoban.pruning.corrals import corral_pushes
+from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
+from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, with_walls
+
+Push = tuple[int, int]  # (box cell before the push, direction index)
+ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
+# A position kept (its key, parent and pushes, its entry in both queues, the tables per set
+# of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
+# positions kept; the greedy queue alone measures the same), counted as 520.
+ENTRY_BYTES = 520
+CELL_TURN = 2  # every CELL_TURN-th position expanded comes from the cells (0: none do)
+ADVISE = True  # a position from the cells also gets the packing advisor's children
+
+
+def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
+    """{goal cell: the area's goals in filling order} for each goal area that has one.
+    An area whose boxes cannot all be pulled out, or holding the player, has none; so has
+    one whose boxes are not the first goals of its order (a hint from a room filled that
+    far keeps the order). Goals with no order are filled as any others."""
+    orders: dict[int, tuple[int, ...]] = {}
+    for area in _goal_areas(board):
+        if (area >> player) & 1:
+            continue
+        order = _fill_order(board, area, player)
+        if order is None:
+            continue
+        filled = area & boxes
+        if filled != sum(1 << goal for goal in order[: filled.bit_count()]):
+            continue
+        for goal in order:
+            orders[goal] = order
+    return orders
+
+
+def packed_search(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None
+) -> list[Push] | None:
+    """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
+    them), or None when the greedy search went through every position it allows. Raises
+    Stopped as any search."""
+    board = tables.board
+    floor, steps, goals = board.floor, board.steps, board.goals
+    if orders is None:
+        orders = packing_orders(board, boxes, player)
+    packed_goals = 0  # goals of ordered areas: a box there is in place for good
+    for goal in orders:
+        packed_goals |= 1 << goal
+    shift = board.size.bit_length()
+    walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
+
+    def walls_of(packed: int) -> Tables:
+        walls = walled.get(packed)
+        if walls is None:
+            walls = walled[packed] = with_walls(tables, packed)
+        return walls
+
+    def region_key(boxes: int, player: int) -> int:
+        region = board.reach(player, floor & ~boxes)
+        return (boxes << shift) | ((region & -region).bit_length() - 1)
+
+    def distance(boxes: int) -> int:
+        """The boxes not yet packed, matched to the goals not yet packed (push distances
+        with the packed boxes as walls)."""
+        packed = boxes & packed_goals
+        rows = walls_of(packed).rows
+        return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
+
+    def features(boxes: int) -> tuple[int, int]:
+        """The position's cell: its boxes packed (more first) and the pieces the boxes cut
+        the free floor into (fewer first)."""
+        return -(boxes & packed_goals).bit_count(), len(board.parts(floor & ~boxes))
+
+    def enqueue(child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
+        """Keep a new position: its way back, and its entry in both queues."""
+        nonlocal count
+        came[child] = (parent, pushes)
+        count += 1  # (also keeps two entries from ever comparing their boxes)
+        entry = (left, count, child, moved, at)
+        heapq.heappush(queue, entry)
+        heapq.heappush(cells.setdefault(features(moved), []), entry)
+
+    start = region_key(boxes, player)
+    came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
+    first = (distance(boxes), 0, start, boxes, player)
+    queue = [first]  # every position, the least matching first (ties first in, first out)
+    cells: dict[tuple[int, int], list] = {features(boxes): [first]}  # the same, by cell
+    visits: dict[tuple[int, int], int] = {}  # positions taken out of each cell
+    done = set()  # positions expanded (each is in two queues)
+    count = 0
+    control.bytes_per_entry = ENTRY_BYTES
+    while queue:
+        from_cells = CELL_TURN and cells and control.expanded % CELL_TURN == CELL_TURN - 1
+        if from_cells:
+            # the cell taken from least often (ties: the most packed, the fewest pieces)
+            cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
+            visits[cell_key] = visits.get(cell_key, 0) + 1
+            in_cell = cells[cell_key]
+            _, _, key, boxes, player = heapq.heappop(in_cell)
+            if not in_cell:
+                del cells[cell_key]
+        else:
+            _, _, key, boxes, player = heapq.heappop(queue)
+        if key in done:
+            continue
+        done.add(key)
+        control.tick()
+        if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
+            control.stored = len(came)
+            control.check()
+        if boxes & goals == goals:
+            return _chain(came, key)
+        free = floor & ~boxes
+        seen = board.reach(player, free)
+        stuck = boxes & packed_goals
+        walls = walls_of(stuck)
+        live = walls.live
+        loose = boxes & ~stuck
+        candidates, movable, _ = open_pushes(steps, loose, seen, live & free)
+        idle = loose & ~movable
+        if idle and immovable(board, player, boxes, idle, movable, live) & ~goals:
+            continue  # a box off its goal that can never move
+        inward = corral_pushes(board, boxes, seen, live, stuck)
+        if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
+            candidates = inward
+        children = _advised(board, walls, orders, boxes, loose, player) if ADVISE and from_cells else []
+        for pushes, moved, at in children:
+            child = region_key(moved, at)
+            if child not in came:
+                left = distance(moved)
+                if left < UNREACHABLE:
+                    enqueue(child, key, pushes, left, moved, at)
+        # A push that packs no box changes one row of the matching: re-solved from this
+        # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
+        order = list(cells_of(loose))
+        rows = [walls.rows[box] for box in order]
+        matching = None
+        for d, step, movable in candidates:
+            for cell in cells_of(movable):
+                target = cell + step
+                moved = boxes ^ (1 << cell) ^ (1 << target)
+                pushes = [(cell, d)]
+                at = cell  # where the player stands after the pushes
+                packing = orders.get(target)
+                if packing is not None:
+                    goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
+                    if goal != target:
+                        more = _lone_pushes(board, walls, moved & ~(1 << target), target, cell, goal)
+                        if more is None:
+                            continue
+                        pushes += more
+                        moved ^= (1 << target) | (1 << goal)
+                        at = more[-1][0]
+                elif frozen_group(walls, moved & ~stuck, target) & ~goals:
+                    continue  # frozen off its goal for ever
+                child = region_key(moved, at)
+                if child in came:
+                    continue
+                if packing is not None or len(order) < 3:
+                    left = distance(moved)
+                else:
+                    if matching is None:
+                        matching = assign(rows)
+                    row = order.index(cell)
+                    moved_rows = rows[:]
+                    moved_rows[row] = walls.rows[target]
+                    left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
+                if left < UNREACHABLE:
+                    enqueue(child, key, pushes, left, moved, at)
+    return None
+
+
+def _advised(
+    board: Board, walls: Tables, orders: dict[int, tuple[int, ...]], boxes: int, loose: int, player: int
+) -> list[tuple[list[Push], int, int]]:
+    """The packing advisor: (pushes, boxes after, player's cell after) for each loose box
+    that can go alone, the other boxes in place, all the way to the next empty goal of an
+    order (as FESS's packing advisor, a whole packing step as one child)."""
+    advised = []
+    for order in set(orders.values()):
+        goal = next((goal for goal in order if not (boxes >> goal) & 1), None)
+        if goal is None:
+            continue
+        for box in cells_of(loose):
+            pushes = _lone_pushes(board, walls, boxes & ~(1 << box), box, player, goal)
+            if pushes:
+                advised.append((pushes, boxes ^ (1 << box) ^ (1 << goal), pushes[-1][0]))
+    return advised
+
+
+def _chain(came: dict, key: int) -> list[Push]:
+    links = []
+    while key is not None:
+        parent, pushes = came[key]
+        links.append(pushes)
+        key = parent
+    return [push for pushes in reversed(links) for push in pushes]
+
+
+def _goal_areas(board: Board) -> list[int]:
+    """The goals in groups joined side by side, those of at least ROOM_GOALS."""
+    return [area for area in board.parts(board.goals) if area.bit_count() >= ROOM_GOALS]
+
+
+def _fill_order(board: Board, area: int, player: int) -> tuple[int, ...] | None:
+    """The area's goals, first to fill first: boxes on all of them are pulled out one by
+    one (the others staying), the fewest pulls first; None if some box cannot be."""
+    inside = area
+    out = []
+    while inside:
+        best = None
+        for box in cells_of(inside):
+            pulls = _pulls_out(board, inside & ~(1 << box), box, area, player)
+            if pulls is not None and (best is None or pulls < best[0]):
+                best = (pulls, box)
+        if best is None:
+            return None
+        out.append(best[1])
+        inside &= ~(1 << best[1])
+    return tuple(reversed(out))
+
+
+def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> int | None:
+    """Fewest pulls that take a lone box from `box` off the area's goals, the `others`
+    standing as walls and the player coming from where it starts; None: none do."""
+    floor, steps = board.floor, board.steps
+    free = floor & ~others
+    start_region = board.reach(player, free & ~(1 << box))
+    queue: deque = deque([(box, start_region, 0)])
+    seen = {(box, (start_region & -start_region).bit_length())}
+    while queue:
+        cell, region, pulls = queue.popleft()
+        if not (area >> cell) & 1:
+            return pulls
+        for step in steps:
+            stand, back = cell + step, cell + 2 * step  # the player pulls from `stand`, backs onto `back`
+            if not (region >> stand) & 1 or not (free >> back) & 1:
+                continue
+            reached = board.reach(back, free & ~(1 << stand))
+            state = (stand, (reached & -reached).bit_length())
+            if state not in seen:
+                seen.add(state)
+                queue.append((stand, reached, pulls + 1))
+    return None
+
+
+def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
+    """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
+    the player on `player`; None when it cannot get there. A state is the box's cell and
+    the player's region beside it (by its lowest cell), as in _pulls_out."""
+    floor, steps = board.floor, board.steps
+    free = floor & ~others
+    live = tables.live
+    region = board.reach(player, free & ~(1 << box))
+    came: dict = {(box, (region & -region).bit_length()): None}  # state -> (state before, push)
+    queue: deque = deque([(box, region)])
+    while queue:
+        cell, region = queue.popleft()
+        state = (cell, (region & -region).bit_length())
+        if cell == goal:
+            return _pushes_back(came, state)
+        for d, step in enumerate(steps):
+            behind, ahead = cell - step, cell + step
+            if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
+                continue
+            reached = board.reach(cell, free & ~(1 << ahead))  # (the player, left on `cell`)
+            after = (ahead, (reached & -reached).bit_length())
+            if after not in came:
+                came[after] = (state, (cell, d))
+                queue.append((ahead, reached))
+    return None
+
+
+def _pushes_back(came: dict, state: tuple) -> list[Push]:
+    pushes = []
+    while came[state] is not None:
+        state, push = came[state]
+        pushes.append(push)
+    return pushes[::-1]

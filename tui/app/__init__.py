@@ -1,0 +1,1 @@
+"""The Textual app: screens, boards and widgets; rendering and keys only."""

@@ -1,0 +1,1 @@
+"""The board screen and one view per family."""

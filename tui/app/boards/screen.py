@@ -1,0 +1,506 @@
+"""The board screen: one level in play, the keys every family shares, saving, the solved card.
+
+`Game` (the mid-end) owns the position and history; the family's board widget draws
+it and posts the moves the player picks. Hints, solve and the meter live in
+app/boards/thinking.py (a mixin of this screen).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+
+from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan
+from fewest.engine.game import EntryKind, Game
+from fewest.engine.registry import rules_for
+from fewest.levels import read_file_each
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.bundled import is_bundled
+from fewest.solvers import api
+from fewest.tui.app.boards.base import BoardView
+from fewest.tui.app.boards.thinking import Thinking
+from fewest.tui.services.catalog import chosen_metric, file_par, par_of
+from fewest.tui.app.frontends import board_class, family_title
+from fewest.tui.services.progress import ProgressStore, SavedGame
+from fewest.tui.services.hints import PlanBook
+from fewest.tui.app.status_bar import StatusBar, StatusFacts
+
+
+COPY_SHOWN = 40  # characters of copied moves echoed in the message line
+SAVE_AFTER = 1.0  # seconds after the last change that an unfinished game is written (a crash loses no more)
+
+
+class BoardScreen(Thinking, Screen[int]):
+    BINDINGS = [
+        Binding("h", "hint", "Hint", id="hint",
+                tooltip="Hint: how many moves remain, then the next move, then play it"),
+        Binding("S", "solve", "Solve", id="solve",
+                tooltip="Solve: play the shortest remaining plan, move by move (esc stops)"),
+        Binding("u,z,ctrl+z,backspace", "undo", "Undo", id="undo", tooltip="Undo a move"),
+        Binding("y,ctrl+y", "redo", "Redo", id="redo", show=False, tooltip="Redo a move"),
+        Binding("r", "restart", "Restart", id="restart", tooltip="Restart (undo brings the moves back)"),
+        Binding("n", "next_level", "Next", id="next-level", show=False, tooltip="Next level"),
+        Binding("p", "previous_level", "Prev", id="previous-level", show=False,
+                tooltip="Previous level"),
+        Binding("b", "replay_best", "Best", id="replay-best", show=False,
+                tooltip="Replay your best solution from the start (esc stops; undo brings your moves back)"),
+        Binding("c", "copy_moves", "Copy", id="copy-moves", show=False,
+                tooltip="Copy your moves from the start, as text, to the clipboard (if the terminal allows)"),
+        Binding("m", "meter", "Meter", id="meter", show=False,
+                tooltip="Meter: show the exact moves to go, live"),
+        Binding("M", "metric", "Metric", id="metric", show=False,
+                tooltip="Metric: hints, solve, par and best by the fewest moves, or by the fewest pushes (then moves)"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
+        Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
+                tooltip="Stop a search or a solve; else back to the levels"),
+        Binding("q", "back", "Back", id="back", tooltip="Back to the levels"),
+    ]
+
+    def __init__(self, entries: Sequence[LevelEntry], index: int, store: ProgressStore,
+                 pack_title: str = "") -> None:
+        super().__init__()
+        self.entries = list(entries)
+        self.index = index
+        self.store = store
+        store.adopt(self.entries)  # (a file opened with `fewest play`, kept by places before)
+        self.pack_title = pack_title
+        self._board: BoardView | None = None
+        self._save_timer: Timer | None = None
+        self._open(index)
+
+    # ----- opening and leaving a level ----------------------------------
+    @property
+    def entry(self) -> LevelEntry:
+        return self.entries[self.index]
+
+    @property
+    def metric(self) -> str:
+        """What hints, solve, par and best go by here: the player's choice where the family has it."""
+        return chosen_metric(self.entry.family, self.store)
+
+    @property
+    def book(self) -> PlanBook:
+        """The plans known for this level under the metric chosen."""
+        return self.books[self.metric]
+
+    @property
+    def moves_book(self) -> PlanBook:
+        """The plans of the fewest moves, whatever the metric chosen: the par by moves and
+        the plans a level's file saves count moves."""
+        return self.books["moves"]
+
+    def _open(self, index: int) -> None:
+        self.index = index
+        entry = self.entry
+        rules = rules_for(entry.family)
+        self.game = Game(rules, entry.level)
+        # (a plan book per metric: a plan of the fewest moves need not be one of the fewest pushes)
+        self.books = {metric: PlanBook(rules, entry.level, metric) for metric in api.metrics(entry.family)}
+        self.hints = 0
+        self.unsolvable = False  # (proven by the solver, for the level shown: not yet)
+        self._thinking_reset()
+        self.solved_before = self.game.is_solved()
+        self._elapsed = 0.0
+        self._resumed = self.app.clock() if self.is_mounted else None
+        # (a level can start solved, as a rotation board with its centre all one digit can)
+        self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
+        self._resumed_plans: SavedGame | None = None  # (its plans go into the books when the level opens)
+        saved = self.store.saved_game(entry.key)
+        if saved is not None:
+            try:
+                self.game = Game.from_record(rules, entry.level, saved.record)
+                self._elapsed, self.hints, self._resumed_plans = saved.seconds, saved.hints, saved
+                self.solved_before = self.game.is_solved()
+                self.message = "Welcome back: your game is as you left it."
+            except ValueError as exc:
+                self.store.drop_game(entry.key)
+                self.message = f"Your saved game no longer fits this level ({exc}); starting afresh."
+
+    def save_game(self) -> None:
+        """Keep an unfinished game on disk; forget a finished or untouched one."""
+        game, key = self.game, self.entry.key
+        if game.entries and not game.is_solved():
+            # (with the proven plans on from here by each metric, if known: a hint there may
+            # have taken a minute. Traffic's car just moved may go on for free: its hint also
+            # needs the positions that move leads to, not kept, so it searches again, as its
+            # searches are quick)
+            plans = (self.books[metric].get(game.state) if metric in self.books else None
+                     for metric in ("moves", "pushes"))
+            texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
+        else:
+            self.store.drop_game(key)
+
+    def _switch(self, index: int) -> None:
+        self._stop_thinking()
+        self.save_game()
+        self._open(index)
+        self._resumed = self.app.clock()
+        board = self.board
+        if board.FAMILY == self.entry.family:
+            board.set_game(self.game)
+        else:  # a list of levels of mixed families: swap the frontend
+            board.remove()
+            self.query_one("#board-area").mount(self._make_board())
+        self._opened()
+
+    def _make_board(self) -> BoardView:
+        family = self.entry.family
+        self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, on_pick=self.play_picked,
+                                          on_select=self._stop_animation, id=f"board-{family}")
+        return self._board
+
+    def _opened(self) -> None:
+        entry = self.entry
+        self.title = f"{family_title(entry.family)}: {entry.display_title()}"
+        # numbered as in the file and the level table (a level that did not read leaves a gap)
+        last = max(len(self.entries), self.entries[-1].index)
+        self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
+        self.board.focus()
+        self._recall_plans()
+        self._prepare(entry, self.book, self.par_unproven())
+        self._changed()
+
+    def par_unproven(self) -> bool:
+        """Is there a par to learn by the metric chosen: none known, or a user's file says
+        one the solver has not proven?"""
+        entry, metric = self.entry, self.metric
+        if self.store.level(entry.key).par_by(metric) is not None:
+            return False
+        return file_par(entry, metric) is None or not is_bundled(entry)
+
+    @property
+    def board(self) -> BoardView:
+        assert self._board is not None, "the board is made in compose"
+        return self._board
+
+    # ----- Textual lifecycle --------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with Container(id="board-area"):
+            yield self._make_board()
+        yield Static(id="message", markup=False)  # (titles and paths are the user's: never markup)
+        yield StatusBar(id="status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._resumed = self.app.clock()
+        self.set_interval(0.1, self._tick)
+        self._opened()
+
+    def on_resize(self) -> None:
+        # (a smaller terminal may hide the player: the board's area scrolls back to it)
+        self.call_after_refresh(self.board.keep_in_view)
+
+    def on_screen_suspend(self) -> None:
+        self._pause_clock()
+        self.save_game()
+
+    def on_screen_resume(self) -> None:
+        if self._resumed is None and not self.game.is_solved():
+            self._resumed = self.app.clock()
+
+    def on_unmount(self) -> None:
+        self._pause_clock()
+        self.save_game()
+
+    # ----- clock ----------------------------------------------------------
+    @property
+    def seconds(self) -> float:
+        running = self.app.clock() - self._resumed if self._resumed is not None else 0.0
+        return self._elapsed + running
+
+    def _pause_clock(self) -> None:
+        self._elapsed = self.seconds
+        self._resumed = None
+
+    # ----- after every change -------------------------------------------
+    def _changed(self) -> None:
+        game = self.game
+        if self.hint_state != game.state:
+            self.hint_stage = 0
+            self.board.hint_move = None
+        self.board.show()
+        self._show_message(self.message)
+        self._show_status()
+        self._refresh_keys()
+        if self.meter_on:
+            self._start_meter()
+        self._watch_deadlock()
+        solved = game.is_solved()
+        if solved and not self.solved_before:
+            self._celebrate()
+        self.solved_before = solved
+        self._save_soon()
+
+    def _save_soon(self) -> None:
+        """Write the game once the changes pause: leaving the board is not the only save,
+        since a killed process or a closed terminal never leaves it."""
+        if self._save_timer is not None:
+            self._save_timer.stop()
+        self._save_timer = self.set_timer(SAVE_AFTER, self.save_game)
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self._show_message(text)
+
+    def _show_message(self, text: str) -> None:
+        """The message line: wrapped onto up to three lines in a narrow terminal, the
+        layout redone only when its number of lines changes (not on every move)."""
+        line = self.query_one("#message", Static)
+        room = max(1, line.size.width - 2)  # (its padding)
+        lines = min(3, max(1, -(-len(text) // room)))
+        line.update(text, layout=lines != getattr(self, "_message_lines", 1))
+        self._message_lines = lines
+
+    def _refresh_keys(self) -> None:
+        """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
+        actions = ("hint", "solve", "undo", "redo", "restart", "cancel_or_back", "meter")
+        states = tuple(self.check_action(a, ()) for a in actions)
+        if states != getattr(self, "_key_states", None):
+            self._key_states = states
+            self.refresh_bindings()
+
+    def _show_status(self) -> None:
+        counters = self.game.counters
+        record = self.store.level(self.entry.key)
+        shows_pushes = self.entry.family == "sokoban"
+        facts = StatusFacts(
+            metric=self.metric,
+            moves=counters.moves,
+            pushes=counters.pushes if shows_pushes else None,
+            par=par_of(self.entry, self.store, self.metric),
+            best=record.best_by(self.metric),
+            hints=self.hints,
+            seconds=self.seconds if self.app.show_timer else None,
+            unsolvable=self.unsolvable,
+        )
+        self.query_one(StatusBar).show(facts, self._activity())
+
+    def _tick(self) -> None:
+        self._frame += 1
+        self._show_status()
+
+    # ----- playing moves -------------------------------------------------
+    def play_picked(self, move: Any) -> None:
+        """A move the player chose on the board (a key or a click)."""
+        self._stop_animation()  # any key stops a solution playing
+        try:
+            self.game.rules.apply(self.game.level, self.game.state, move)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            self.say(str(exc))  # a bump into a wall: the position stands, so does a search for it
+            return
+        self._stop_thinking()
+        self.workers.cancel_group(self, "prepare")  # the player is busy: leave them the CPU
+        # the move a hint showed counts as the hint's, played by hand (the level is assisted)
+        self._play(move, EntryKind.HINT if move == self.board.hint_move else EntryKind.MOVE)
+
+    def on_board_view_said(self, message: BoardView.Said) -> None:
+        message.stop()
+        self.say(message.text)
+
+    def _play(self, move: Any, kind: EntryKind) -> bool:
+        try:
+            self.game.play(move, kind)
+        except (IllegalMoveError, InvalidMoveError) as exc:
+            self.say(str(exc))
+            return False
+        self.message = ""
+        if self._resumed is None and not self.game.is_solved():
+            self._resumed = self.app.clock()
+        self._changed()
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        game = getattr(self, "game", None)
+        if game is None:
+            return True
+        idle = self._busy_since is None and not self._playing
+        enabled = {
+            "hint": not game.is_solved(),
+            "solve": not game.is_solved() and not self._playing,
+            "undo": game.can_undo,
+            "redo": game.can_redo,
+            "restart": game.state != game.start,
+            "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not self._playing,
+            "cancel_or_back": True,
+        }
+        if action == "meter":
+            return self._board is not None and self._board.METER
+        if action == "metric":
+            return len(getattr(self, "books", ())) > 1
+        if action == "cancel_or_back" and not idle:
+            return True
+        return enabled.get(action, True) or None
+
+    def action_undo(self) -> None:
+        self._stop_thinking()
+        if self.game.undo():
+            self.message = ""
+            self._changed()
+
+    def action_redo(self) -> None:
+        self._stop_thinking()
+        if self.game.redo():
+            self.message = ""
+            self._changed()
+
+    def action_restart(self) -> None:
+        self._stop_thinking()
+        if self.game.restart():
+            self.message = "Restarted (undo brings your moves back)."
+            self._changed()
+
+    def action_replay_best(self) -> None:
+        """From the start, the moves of the player's best solve by the metric, played like a solution."""
+        text = self.store.level(self.entry.key).best_plan_by(self.metric)
+        if text is None or self._playing:
+            return
+        self._stop_thinking()
+        plan = self._solving_plan(text, self.game.start)
+        if plan is None:
+            self.say("Your saved solution does not solve this level as it is now.")
+            return
+        self.game.restart()
+        self._changed()
+        self._play_plan(plan, True, EntryKind.MOVE)
+
+    def action_copy_moves(self) -> None:
+        """The moves since the start, in the text `fewest solve` prints and save files keep
+        (Sokoban: LURD), to the terminal's clipboard (OSC 52: some terminals ignore it)."""
+        moves = self.game.line_moves
+        if not moves:
+            self.say("No moves to copy yet: c copies your moves since the start.")
+            return
+        text = format_plan(self.game.rules, moves)
+        self.app.copy_to_clipboard(text)
+        shown = text if len(text) <= COPY_SHOWN else text[: COPY_SHOWN - 1] + "…"
+        counted = self.game.counters.moves  # (as the counter counts them: traffic's runs are one)
+        count = "your move" if counted == 1 else f"your {counted} moves"
+        self.say(f"Copied {count} to the clipboard: {shown}")
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Moves pasted as text (what `c` copies; a LURD string off a web page): played from
+        where the player stands, as their own moves, each undoable."""
+        event.stop()
+        if self._playing:
+            return
+        rules, level = self.game.rules, self.game.level
+        text = event.text if rules.PLAN_SEPARATOR else "".join(event.text.split())
+        try:
+            plan = parse_plan(rules, text)
+        except ValueError as exc:
+            self.say(f"The pasted text is not moves of this game: {exc}")
+            return
+        state = self.game.state
+        for number, move in enumerate(plan, 1):
+            try:
+                state = rules.apply(level, state, move)
+            except ValueError as exc:
+                self.say(f"Pasted move {number} cannot be played from here: {exc}")
+                return
+        if plan:
+            self._stop_thinking()
+            count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
+            self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)", "pasted moves")
+
+    # n, p and c are hidden keys, so a dimmed one would say nothing: each tells why it can't
+    def action_next_level(self) -> None:
+        if not self._step(1):
+            self.say("This is the last level.")
+
+    def action_previous_level(self) -> None:
+        if not self._step(-1):
+            self.say("This is the first level.")
+
+    def _step(self, step: int) -> bool:
+        """To the level `step` away (n, p, the solved card's Next); False past either end.
+        Levels from a file on disk go by the file as it is now: its author may have edited
+        it since it was opened. If it no longer reads, the list as it was is kept."""
+        here, entries = self.index, self.entries
+        source = entries[here].source
+        if all(entry.source == source for entry in entries) and os.path.isfile(source):
+            try:
+                fresh = list(read_file_each(source).entries)
+            except LevelFormatError:
+                fresh = []
+            if fresh:
+                keys = [entry.key for entry in fresh]
+                here = keys.index(self.entry.key) if self.entry.key in keys else min(here, len(fresh) - 1)
+                entries = fresh
+        if not 0 <= here + step < len(entries):
+            return False
+        self.entries = entries
+        self._switch(here + step)
+        return True
+
+    def action_help(self) -> None:
+        from fewest.tui.app.help_screen import HelpScreen
+
+        self.app.push_screen(HelpScreen(type(self.board), self))
+
+    def action_back(self) -> None:
+        """Back to the levels, telling the browser which level was played last."""
+        self._stop_thinking()
+        self.dismiss(self.index)
+
+    def action_cancel_or_back(self) -> None:
+        if self._busy_since is not None or self._playing:
+            self._stop_thinking()
+            self.say("Cancelled.")
+        elif self.board.hint_move is not None:
+            self.board.hint_move = None
+            self.board.show()
+            self.say("")
+        else:
+            self.action_back()
+
+    # ----- solved ----------------------------------------------------------
+    def _celebrate(self) -> None:
+        from fewest.tui.app.solved_screen import SolvedScreen, SolvedFacts
+
+        self._pause_clock()
+        self._stop_animation()
+        game, entry = self.game, self.entry
+        counters, metric = game.counters, self.metric
+        best_before = self.store.level(entry.key).best_by(metric)
+        text = format_plan(game.rules, game.line_moves)
+        pushes = counters.pushes if "pushes" in self.books else None  # (a family that counts them)
+        new_best = self.store.record_solve(entry.key, counters.moves, pushes, game.assisted, text, metric)
+        self.store.drop_game(entry.key, finished=True)
+        record = self.store.level(entry.key)
+        for book in self.books.values():  # (as the books have it from the visit's start: for a hint after undos)
+            if not game.assisted and record.best_plan_by(book.metric) == text:  # (the best by its metric)
+                book.learn_saved(game.start, game.line_moves, "your best solution")
+        facts = SolvedFacts(
+            metric=metric,
+            moves=counters.moves,
+            pushes=counters.pushes if entry.family == "sokoban" else None,
+            par=par_of(entry, self.store, metric),
+            best_before=best_before,
+            new_best=new_best,
+            assisted=game.assisted,
+            seconds=self.seconds if self.app.show_timer else None,
+            has_next=self.index + 1 < len(self.entries),
+        )
+        self.app.push_screen(SolvedScreen(facts), self._after_solved)
+
+    def _after_solved(self, choice: str | None) -> None:
+        if choice == "next":
+            self._step(1)
+        elif choice == "retry":
+            self.game.restart()
+            self._elapsed, self.hints = 0.0, 0
+            self._resumed = self.app.clock()
+            self.message = ""
+            self._changed()
+        elif choice == "back":
+            self.action_back()

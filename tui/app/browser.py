@@ -1,0 +1,462 @@
+"""The level browser: families -> packs (bundled and recent files) -> levels.
+
+Left, a tree of shelves by family; right, the chosen shelf's levels with par, the
+player's best (both by the metric M chose: Sokoban's moves or pushes) and marks. `/`
+searches titles across every shelf. Opening a level pushes the board screen; coming
+back refreshes the marks.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
+
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.files import detect, read_text_each
+from fewest.tui.services.catalog import (
+    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of,
+)
+from fewest.tui.app.frontends import family_title
+from fewest.tui.services.level_summary import counted
+from fewest.tui.services.progress import ProgressStore
+
+# The pack tree's width (app.tcss holds the usual one): wider from WIDE_SCREEN columns on,
+# where level titles have room to spare, narrower below NARROW_SCREEN, where the level
+# table would not fit beside it. A pack title is cut so its count always shows whole: the
+# label has the width less LABEL_EXTRA (tree guides 4, border and padding 2, and 1 for
+# the scrollbar a short terminal gives the tree). Below ONE_PANE_SCREEN even the narrow
+# tree leaves the table too little: one pane shows at a time, the focused one, over the
+# whole width (tab switches, as ever).
+TREE_WIDTH, WIDE_TREE_WIDTH, WIDE_SCREEN, LABEL_EXTRA = 28, 34, 100, 7
+NARROW_TREE_WIDTH, NARROW_SCREEN = 18, 80
+PACK_WIDTH = 12
+MARK_WIDTH = 8  # "✓ solved", "assisted"
+TABLE_FIXED = 3 + 4 + 4 + MARK_WIDTH + 2 * 5 + 3  # the table less its title column: # Par Best mark, gaps, margins
+MIN_TITLE = 10  # beside the tree; alone, a title gives way down to TINY_TITLE (40 columns fit)
+TINY_TITLE = 4
+ONE_PANE_SCREEN = TABLE_FIXED + MIN_TITLE + NARROW_TREE_WIDTH
+PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
+
+
+class BrowserScreen(Screen):
+    BINDINGS = [
+        Binding("tab,shift+tab", "switch_pane", "Packs/levels", id="switch-pane"),
+        Binding("slash", "search", "Search", id="search"),
+        Binding("o", "open_file", "Open file", id="open-file"),
+        Binding("x", "forget_file", "Forget file", id="forget-file"),
+        Binding("escape", "clear_search", "Clear search", id="clear-search", show=False),
+        Binding("q", "app.quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, store: ProgressStore, select_path: str | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.shelves: list[Shelf] = []
+        self.shelf_index = 0
+        self.query_text = ""
+        self._select_path = select_path  # a file to show first (`fewest play`)
+        self._rows: list[tuple[int, int]] = []  # table row -> (shelf, level index)
+        self._leaves: dict = {}  # shelf index -> its tree node
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        with Horizontal(id="browser"):
+            tree: Tree[int] = Tree("Levels", id="shelves")
+            tree.show_root = False
+            tree.auto_expand = False  # enter on a family opens its first pack (see below)
+            yield tree
+            with Vertical(id="levels-pane"):
+                yield Input(placeholder="/ search level titles", id="search")
+                yield DataTable(id="levels", cursor_type="row", zebra_stripes=True)
+        yield Static(id="browser-message", markup=False)  # (titles and paths: never markup)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.title = "fewest"
+        self.sub_title = "choose a level"
+        landing = self._select_path is None
+        self.reload()
+        if landing:
+            self._land()
+        self.query_one("#levels", DataTable).focus()
+
+    # ----- building the lists -------------------------------------------
+    def reload(self, select_path: str | None = None) -> None:
+        """Re-read the catalog (recent files from disk) and redraw both lists."""
+        self.shelves, errors = build_catalog(self.store)
+        select_path = select_path or self._select_path
+        self._select_path = None
+        if select_path is not None:
+            for i, shelf in enumerate(self.shelves):
+                if shelf.path == os.path.abspath(select_path):
+                    self.shelf_index = i
+        self.shelf_index = min(self.shelf_index, max(0, len(self.shelves) - 1))
+        self._fill_tree()
+        self._fill_table()
+        if errors:
+            self.say("\n".join(errors))
+
+    def _land(self) -> None:
+        """Start on the first family's first shelf with an unsolved level, on that level."""
+        order = families_in(self.shelves)
+        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0]]
+        for i in first:
+            entries = self.shelves[i].entries
+            if any(not self.store.level(e.key).solved for e in entries):
+                self.show_shelf(i, next_unsolved(entries, self.store))
+                return
+        if first:
+            self.show_shelf(first[0], 0)
+
+    def _shelf_label(self, shelf: Shelf) -> Text:
+        if shelf.error:
+            return Text.assemble(("✗ " if not self.app.ascii_only else "x ", "bold red"), shelf.title)
+        done = sum(self.store.level(e.key).solved for e in shelf.entries)
+        # The pane is narrow: a long title gives way so the count is never cut ("0/2" for 0/26).
+        count = f"  {done}/{len(shelf.entries)}"
+        title = _clip(shelf.title, self._tree_width() - LABEL_EXTRA - len(count))
+        return Text.assemble(title, (count, "dim"))
+
+    def _fill_tree(self) -> None:
+        tree = self.query_one("#shelves", Tree)
+        tree.clear()
+        self._leaves = {}
+        for family in [*families_in(self.shelves), None]:
+            members = [i for i, s in enumerate(self.shelves) if s.family == family]
+            if not members:
+                continue
+            label = family_title(family) if family else "Unreadable files"
+            node = tree.root.add(Text(label, style="bold"), expand=True)
+            for i in members:
+                self._leaves[i] = node.add_leaf(self._shelf_label(self.shelves[i]), data=i)
+        leaf = self._leaves.get(self.shelf_index)
+        if leaf is not None:
+            self.call_after_refresh(tree.move_cursor, leaf)
+
+    def _relabel_tree(self) -> None:
+        """New solved counts, same nodes: the tree's cursor stays where the player left it."""
+        for i, leaf in self._leaves.items():
+            leaf.set_label(self._shelf_label(self.shelves[i]))
+
+    def _mark(self, entry: LevelEntry) -> Text:
+        record = self.store.level(entry.key)
+        ascii_only = self.app.ascii_only
+        if record.solved and record.assisted:
+            return Text("assisted", style="italic yellow")
+        if record.solved:
+            return Text("solved" if ascii_only else "✓ solved", style="bold green")
+        if self.store.saved_game(entry.key) is not None:
+            return Text("started", style="cyan")
+        return Text("")
+
+    def _fill_table(self, cursor: int | None = None) -> None:
+        table = self.query_one("#levels", DataTable)
+        table.clear(columns=True)
+        searching = bool(self.query_text)
+        self.set_class(searching, "-searching")
+        title_width = self._title_width(searching)
+        if searching:
+            table.add_column("Pack", width=PACK_WIDTH)
+        table.add_column("#", width=3)
+        table.add_column("Title", width=title_width)
+        table.add_column("Par", width=4)
+        table.add_column("Best", width=4)
+        table.add_column("", width=MARK_WIDTH)
+        self._rows = []
+        for s, shelf in enumerate(self.shelves):
+            if not searching and s != self.shelf_index:
+                continue
+            for i, entry in enumerate(shelf.entries):
+                if searching and self.query_text not in entry.display_title().lower():
+                    continue
+                record = self.store.level(entry.key)
+                metric = chosen_metric(entry.family, self.store)
+                par, best = par_of(entry, self.store, metric), record.best_by(metric)
+                # (titles as Text: a string cell is read as markup, and "[/]" in one would crash)
+                row = [str(entry.index), Text(_clip(entry.display_title(), title_width)),
+                       "?" if par is None else str(par), "-" if best is None else str(best), self._mark(entry)]
+                if searching:
+                    row.insert(0, Text(shelf.title[:PACK_WIDTH]))
+                table.add_row(*row)
+                self._rows.append((s, i))
+        if cursor is not None and self._rows:
+            table.move_cursor(row=min(cursor, len(self._rows) - 1))
+        shelf = self.current_shelf
+        if searching:
+            self.say(f"{len(self._rows)} level(s) match {self.query_text!r}")
+        elif shelf is not None and shelf.error:
+            self.say(shelf.error)
+        elif shelf is not None:
+            where = shelf.path or "bundled"
+            line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
+            metric = chosen_metric(shelf.family, self.store)
+            if metric != "moves":  # (M on a board chose it)
+                line += f" · par and best in {metric}"
+            self.say(line + _left_out_line(shelf))
+        self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
+
+    def _title_width(self, searching: bool) -> int:
+        """What the screen leaves for titles once the tree and the other columns are placed."""
+        fixed = TABLE_FIXED
+        if searching:
+            fixed += PACK_WIDTH + 2  # (a search hides the tree)
+        elif not self._one_pane():
+            fixed += self._tree_width()
+        return max(TINY_TITLE, self.size.width - fixed)
+
+    def _tree_width(self) -> int:
+        width = self.size.width
+        if self._one_pane():
+            return width
+        return WIDE_TREE_WIDTH if width >= WIDE_SCREEN else TREE_WIDTH if width >= NARROW_SCREEN else NARROW_TREE_WIDTH
+
+    def _one_pane(self) -> bool:
+        return self.size.width < ONE_PANE_SCREEN
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # (in one-pane mode the focused pane is the one shown)
+        self.set_class(isinstance(event.widget, Tree), "-packs")
+
+    def on_resize(self) -> None:
+        self.set_class(self._one_pane(), "-one-pane")
+        self.query_one("#shelves", Tree).styles.width = "1fr" if self._one_pane() else self._tree_width()
+        self._relabel_tree()
+        if self.shelves:
+            self._fill_table(cursor=self.query_one("#levels", DataTable).cursor_row)
+
+    @property
+    def current_shelf(self) -> Shelf | None:
+        return self.shelves[self.shelf_index] if self.shelves else None
+
+    def show_shelf(self, index: int, level: int = 0, move_tree: bool = True) -> None:
+        """The shelf's levels in the table, the tree's cursor put on it unless `move_tree`
+        is False (the cursor moved there itself, and may have gone on since)."""
+        shelf = self.shelves[index]
+        if shelf.error and shelf.path:  # a file that did not read may have been mended since
+            fresh = load_file_shelf(shelf.path)
+            if not fresh.error:  # (it moves out of "Unreadable files": the tree is built again)
+                self.reload(select_path=shelf.path)
+                return
+        self.shelf_index = index
+        self._fill_table(cursor=level)
+        leaf = self._leaves.get(index)
+        tree = self.query_one("#shelves", Tree)
+        if move_tree and leaf is not None and tree.cursor_node is not leaf:
+            self.call_after_refresh(tree.move_cursor, leaf)
+
+    def say(self, text: str) -> None:
+        self.query_one("#browser-message", Static).update(text)
+
+    # ----- events -----------------------------------------------------------
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        index = event.node.data
+        if not event.control.has_focus:  # the cursor was placed by us, not moved by the player
+            return
+        if index is not None and index != self.shelf_index and not self.query_text:
+            entries = self.shelves[index].entries
+            # (not moving the tree back: keys pressed together have taken it further on)
+            self.show_shelf(index, next_unsolved(entries, self.store) if entries else 0, move_tree=False)
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        node = event.node
+        if node.data is None and node.children:  # a family: go to its first pack
+            node.expand()
+            node = node.children[0]
+            event.control.move_cursor(node)
+            entries = self.shelves[node.data].entries
+            self.show_shelf(node.data, next_unsolved(entries, self.store) if entries else 0)
+        if node.data is not None:
+            if self.shelves[node.data].error:  # (enter tries a file that did not read again)
+                self.show_shelf(node.data)
+            self.query_one("#levels", DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if 0 <= event.cursor_row < len(self._rows):
+            shelf, level = self._rows[event.cursor_row]
+            self.open_level(shelf, level)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip().lower()
+        self._fill_table(cursor=0)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one("#levels", DataTable).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Down from the search field goes on to the matches, as Enter does.
+        if event.key == "down" and isinstance(self.focused, Input):
+            event.stop()
+            self.query_one("#levels", DataTable).focus()
+
+    def on_screen_resume(self) -> None:
+        table = self.query_one("#levels", DataTable)
+        self._relabel_tree()
+        self._fill_table(cursor=table.cursor_row)
+        # The tree's cursor on the shelf shown: a tree first laid out under a board (`fewest
+        # play`) had none, and a board's n/p may have gone on to another file.
+        tree, leaf = self.query_one("#shelves", Tree), self._leaves.get(self.shelf_index)
+        if leaf is not None and tree.cursor_node is not leaf:
+            tree.move_cursor(leaf)
+
+    # ----- actions ------------------------------------------------------------
+    def open_level(self, shelf_index: int, level: int) -> None:
+        from fewest.tui.app.boards.screen import BoardScreen
+
+        shelf = self.shelves[shelf_index]
+        if shelf.is_file:  # re-read from disk: the file may have changed or vanished
+            chosen = shelf.entries[level] if level < len(shelf.entries) else None
+            fresh = load_file_shelf(shelf.path or "")
+            self.shelves[shelf_index] = fresh
+            # The level chosen, by what it is: an edit may have moved it, or changed it.
+            found = [i for i, entry in enumerate(fresh.entries) if chosen and entry.key == chosen.key]
+            if fresh.error or not found:
+                self._relabel_tree()
+                self._fill_table(cursor=level)
+                what = f"level {chosen.index} ({chosen.display_title()})" if chosen else "that level"
+                self.say(fresh.error or f"{shelf.path} changed since it was listed: {what} is no longer "
+                         "in it as it was. Here is the file as it is now.")
+                return
+            shelf, level = fresh, level if level in found else found[0]
+        self.shelf_index = shelf_index
+        if self.query_text:  # come back to the shelf, not the search
+            self.query_one("#search", Input).value = ""
+        def came_back(last: int | None) -> None:
+            if last is not None and self.shelf_index == shelf_index and not self.query_text:
+                self._read_again(shelf_index)
+                self._fill_table(cursor=last)
+
+        self.app.push_screen(BoardScreen(shelf.entries, level, self.store, shelf.title), came_back)
+
+    def select_level(self, entry_source: str, index: int) -> None:
+        """Put the cursor on a level (after the board moved to another one)."""
+        for s, shelf in enumerate(self.shelves):
+            if shelf.entries and shelf.entries[0].source == entry_source:
+                self.shelf_index = s
+                self._read_again(s)
+                self._fill_table(cursor=index)
+                return
+
+    def _read_again(self, index: int) -> None:
+        """A file's shelf as the file is now (the board read it again on n and p, and an
+        index it hands back counts the levels as they are now)."""
+        shelf = self.shelves[index]
+        if shelf.is_file and shelf.path:
+            fresh = load_file_shelf(shelf.path)
+            if not fresh.error:
+                self.shelves[index] = fresh
+                self._relabel_tree()
+
+    def action_switch_pane(self) -> None:
+        """Between the tree of packs and the level table (the search box is reached with /)."""
+        tree = self.query_one("#shelves", Tree)
+        target = self.query_one("#levels", DataTable) if self.focused is tree else tree
+        if self.query_text:  # searching hides the tree
+            target = self.query_one("#levels", DataTable)
+        target.focus()
+
+    def action_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+        self.query_one("#levels", DataTable).focus()
+
+    def action_open_file(self) -> None:
+        def opened(path: str | None) -> None:
+            if path:
+                self.store.add_recent(path)
+                self.reload(select_path=path)
+                self.query_one("#levels", DataTable).focus()
+
+        self.app.push_screen(OpenFileScreen(), opened)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """Levels pasted from the clipboard (an XSB level off a web page, a contest input):
+        kept as a file of their own under Recent files and opened there. The search box
+        takes a paste as text instead (it handles the event before it reaches here)."""
+        if isinstance(self.focused, Input):
+            return
+        event.stop()
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if not text.strip():
+            return
+        try:
+            fmt = detect(text, PASTED_SOURCE)
+            count = len(read_text_each(text, PASTED_SOURCE).entries)
+        except LevelFormatError as exc:
+            self.say(f"The pasted text is not a level: {exc}")
+            return
+        path = self.store.keep_pasted(text, fmt.extensions[0] if fmt.extensions else ".txt")
+        if path is None:
+            self.say("\n".join(self.store.messages[-1:]))
+            return
+        self.store.add_recent(path)
+        self.reload(select_path=path)
+        self.query_one("#levels", DataTable).focus()
+        levels = "1 level" if count == 1 else f"{count} levels"
+        shelf = self.current_shelf
+        left_out = _left_out_line(shelf) if shelf is not None and shelf.path == path else ""
+        self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).{left_out}")
+
+    def action_forget_file(self) -> None:
+        shelf = self.current_shelf
+        if shelf is not None and shelf.path:
+            self.store.remove_recent(shelf.path)
+            self.shelf_index = 0
+            self.reload()
+            self.say(f"Removed {shelf.path} from the list (the file itself is untouched).")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "forget_file":
+            shelf = self.current_shelf
+            return True if shelf is not None and shelf.is_file else None
+        return True
+
+
+class OpenFileScreen(ModalScreen[str | None]):
+    """Ask for a level file's path; refuse (with the loader's message) files that don't load."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="open-cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="open-card"):
+            yield Static("Open a level file (any supported format)", id="open-title")
+            yield Input(placeholder="path/to/levels.xsb", id="open-path")
+            yield Static(id="open-error", markup=False)
+            yield Static("enter opens it, esc cancels", id="open-keys")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        path = os.path.expanduser(event.value.strip())
+        if not path:
+            return
+        shelf = load_file_shelf(path)
+        if shelf.error:
+            self.query_one("#open-error", Static).update(shelf.error)
+            return
+        self.dismiss(os.path.abspath(path))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def _left_out_line(shelf: Shelf) -> str:
+    """A second message line for a file's levels that did not read: the first in full."""
+    if not shelf.left_out:
+        return ""
+    count = len(shelf.left_out)
+    line = f"\n{counted(count, 'level', 'levels')} left out, unreadable: {shelf.left_out[0]}"
+    return line + (f"; {count - 1} more (`fewest check` lists them)" if count > 1 else "")
+
+
+def _clip(text: str, width: int) -> str:
+    """`text` cut to `width` characters, its last one an ellipsis when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,105 @@
+"""The "Solved in N moves (par M)" card, with next / retry / back.
+
+Par, best and the verdict count by the metric chosen (Sokoban: moves or pushes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from fewest.tui.app.status_bar import by_metric, clock_text
+
+
+@dataclass(frozen=True)
+class SolvedFacts:
+    moves: int
+    pushes: int | None  # Sokoban only
+    par: int | None  # by the metric, as the best before is
+    best_before: int | None
+    new_best: bool
+    assisted: bool
+    seconds: float | None  # None: timer hidden
+    has_next: bool
+    metric: str = "moves"  # "pushes": par, best and verdict count pushes
+
+    @property
+    def count(self) -> int:
+        """The solve's count by the metric."""
+        return self.pushes if self.metric == "pushes" and self.pushes is not None else self.moves
+
+    def counted(self, count: int) -> str:
+        """`count` with its unit under the metric ("7 pushes"), bare under the moves."""
+        return by_metric(count, self.metric)
+
+
+def headline(facts: SolvedFacts) -> str:
+    count = f"{facts.moves} move{'s' if facts.moves != 1 else ''}"
+    if facts.pushes is not None:
+        count += f", {facts.pushes} push{'es' if facts.pushes != 1 else ''}"
+    par = f" (par {facts.counted(facts.par)})" if facts.par is not None else ""
+    return f"Solved in {count}{par}"
+
+
+def verdict(facts: SolvedFacts) -> str:
+    lines = []
+    if facts.assisted:
+        lines.append("Solved with help: marked assisted.")
+    elif facts.par is not None and facts.count <= facts.par:
+        lines.append("Perfect: as few pushes as there can be!" if facts.metric == "pushes"
+                     else "Perfect: as short as it can be!")
+    elif facts.par is not None:
+        shorter = "a way with fewer pushes" if facts.metric == "pushes" else "a shorter way"
+        lines.append(f"{facts.counted(facts.count - facts.par)} over par: can you find {shorter}?")
+    if facts.new_best:
+        before = f" (was {facts.counted(facts.best_before)})" if facts.best_before is not None else ""
+        lines.append(f"New personal best{before}.")
+    if facts.seconds is not None:
+        lines.append(f"Time {clock_text(facts.seconds)}")
+    if not facts.has_next:
+        lines.append("That was the last level here.")
+    return "\n".join(lines)
+
+
+class SolvedScreen(ModalScreen[str]):
+    """Dismissed with "next", "retry", "back" (to the levels) or "stay" (look at the board)."""
+
+    BINDINGS = [
+        Binding("n", "choose('next')", "Next level", id="solved-next"),
+        Binding("r", "choose('retry')", "Retry", id="solved-retry"),
+        Binding("q", "choose('back')", "Levels", id="solved-back"),
+        Binding("escape", "choose('stay')", "Close", id="solved-close"),
+    ]
+
+    def __init__(self, facts: SolvedFacts) -> None:
+        super().__init__()
+        self.facts = facts
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="solved-card"):
+            yield Static(headline(self.facts), id="solved-headline", markup=False)
+            yield Static(verdict(self.facts), id="solved-verdict", markup=False)
+            with Horizontal(id="solved-buttons"):
+                if self.facts.has_next:  # (none after the last level: the card says so)
+                    yield Button("Next level  n", id="next", variant="success", compact=True)
+                yield Button("Retry  r", id="retry", compact=True)
+                yield Button("Levels  q", id="back", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#next" if self.facts.has_next else "#retry", Button).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and parameters == ("next",) and not self.facts.has_next:
+            return None
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)

@@ -1,0 +1,1 @@
+"""fewest bench: the families' seeded workloads and the Sokoban collection runs."""

@@ -1,0 +1,51 @@
+"""`fewest bench sokoban --set FILE`: solve a collection level by level and print the table."""
+
+from __future__ import annotations
+
+from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, format_row, format_summary, run_collection
+
+
+def run_collection_bench(
+    path: str, metric: str, timeout: float, expected_csv: str | None = None, levels: str | None = None
+) -> int:
+    chosen = None if levels is None else level_numbers(levels)
+    only = "" if levels is None else f" --levels {levels}"
+    print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
+    done: list[BenchRow] = []
+
+    def shown(row: BenchRow) -> None:
+        done.append(row)
+        print(format_row(row, metric), flush=True)
+
+    try:
+        summary = run_collection(
+            path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen
+        )
+    except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
+        from fewest.tui.cli.main import UsageError
+
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        # a long run stopped by hand still gets the totals of the levels it finished
+        if done:
+            print(f"{format_summary(BenchSummary(metric, tuple(done)))} (interrupted after {len(done)} levels)")
+        raise
+    print(format_summary(summary))
+    # a wrong count first; then bad input (levels that did not read, each named in its row)
+    return 1 if summary.mismatches else 2 if summary.unreadable else 0
+
+
+def level_numbers(text: str) -> set[int]:
+    """`93,139-146` -> {93, 139, ..., 146}; a UsageError names what does not parse."""
+    from fewest.tui.cli.main import UsageError
+
+    numbers: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()) or int(low) < 1:
+            raise UsageError(f"--levels: {part.strip()!r} is not a level number or a range like 3-7")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise UsageError(f"--levels: the range {part.strip()!r} runs backwards")
+        numbers.update(range(first, last + 1))
+    return numbers

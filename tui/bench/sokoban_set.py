@@ -1,0 +1,259 @@
+"""Benchmark the exact Sokoban solver over a level collection (`fewest bench sokoban --set`).
+
+Each level is solved in its own forked process, so its peak memory is its own
+(the most that process and its children held at once) and a runaway search
+cannot take the runner down; the time and memory limits go in as the search's
+Budget, all of it for the proof (no best-effort plan is looked for after it
+runs out). A CSV of proven counts (columns level, min_pushes, min_moves,
+pushes_in_min_moves, as in Microban's table) can be given to check every answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import multiprocessing
+import os
+import resource
+import statistics
+import time
+from dataclasses import dataclass, replace
+from typing import AbstractSet, Callable
+
+from fewest.solvers.common.control import Budget, Control
+from fewest.solvers.common.held_bytes import tree_resident_bytes
+
+GRACE = 10.0  # seconds past the budget before a silent child is killed
+# How often the runner adds up what the level's processes hold. Adding each process's own
+# peak instead counts twice what the search lends a child and takes back: Sasquatch #46
+# under pushes peaks in the search after the pull table's child (596 MiB) is done, at
+# 1,437 MiB at once, where the two peaks added came to 2,087.
+SAMPLE_SECONDS = 0.01
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    index: int  # 1-based position in the collection
+    title: str
+    status: str  # a Status value, or "crashed" / "killed" / "unreadable"
+    moves: int | None  # the plan's length when solved
+    pushes: int | None
+    nodes: int
+    seconds: float
+    peak_bytes: int  # the most the level's processes held resident at once
+    expected: tuple[int, int] | None = None  # (first, second) count of the metric from the CSV
+    matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
+    at_least: int | None = None  # unproven: the metric's first count no plan goes below
+    error: str | None = None  # unreadable: what is wrong with the level, and where
+
+    @property
+    def proven(self) -> bool:
+        return self.status == "optimal"
+
+    def first_proven(self, metric: str) -> bool:
+        """A plan only found whose first count (pushes, under pushes) is proven fewest."""
+        first = self.pushes if metric == "pushes" else self.moves
+        return self.status == "found" and first is not None and first == self.at_least
+
+
+@dataclass(frozen=True)
+class BenchSummary:
+    metric: str
+    rows: tuple[BenchRow, ...]
+
+    @property
+    def solved(self) -> int:
+        return sum(row.proven for row in self.rows)
+
+    @property
+    def first_proven(self) -> int:
+        return sum(row.first_proven(self.metric) for row in self.rows)
+
+    @property
+    def mismatches(self) -> int:
+        return sum(row.matches is False for row in self.rows)
+
+    @property
+    def unreadable(self) -> int:
+        return sum(row.status == "unreadable" for row in self.rows)
+
+    @property
+    def median_seconds(self) -> float:
+        times = self._times()
+        return statistics.median(times) if times else 0.0
+
+    @property
+    def p95_seconds(self) -> float:
+        times = self._times()
+        return times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+
+    @property
+    def most_bytes(self) -> int:
+        """The highest level's peak: what a run needs in all."""
+        return max((row.peak_bytes for row in self.rows), default=0)
+
+    def _times(self) -> list[float]:
+        """The levels' times, sorted (not the unreadable ones': nothing was run)."""
+        return sorted(row.seconds for row in self.rows if row.status != "unreadable")
+
+
+def run_collection(
+    path: str | os.PathLike,
+    metric: str = "moves",
+    timeout: float = 60.0,
+    on_row: Callable[[BenchRow], None] | None = None,
+    memory_bytes: int = 2 * 1024**3,
+    expected_csv: str | os.PathLike | None = None,
+    levels: AbstractSet[int] | None = None,
+) -> BenchSummary:
+    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`).
+    A file of another family, a level number it lacks or an unreadable table of expected
+    counts raise ValueError (before any level is solved)."""
+    from fewest.levels import read_file_each  # the runner is the only user of level files here
+    from fewest.solvers import sokoban  # noqa: F401  (loaded once here; every forked child shares it)
+
+    # A level that does not read is a row of its own (and not solved): the others still run.
+    collection = read_file_each(path)
+    entries = {entry.index: entry for entry in collection.entries}
+    errors = {problem.index: str(problem.error) for problem in collection.unreadable}
+    families = sorted({entry.family for entry in collection.entries} - {"sokoban"})
+    if families:
+        raise ValueError(f"{path}: not a Sokoban collection (its levels are {', '.join(families)})")
+    missing = sorted(set(levels or ()) - entries.keys() - errors.keys())
+    if missing:
+        raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
+    expected = _read_expected(expected_csv, metric) if expected_csv else {}
+    rows = []
+    for number in sorted(entries.keys() | errors.keys()):
+        if levels is not None and number not in levels:
+            continue
+        if number in errors:
+            row = BenchRow(number, "", "unreadable", None, None, 0, 0.0, 0, error=errors[number])
+        else:
+            entry = entries[number]
+            row = _run_one(entry.level, metric, timeout, memory_bytes)
+            want = expected.get(number)
+            matches = None
+            if want is not None and row.proven:
+                got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
+                matches = all(w is None or w == g for w, g in zip(want, got))
+            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches)
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+    return BenchSummary(metric, tuple(rows))
+
+
+def format_row(row: BenchRow, metric: str = "moves") -> str:
+    """One level's line; an unproven one ends with what its proof got to (in `metric`)."""
+    if row.status == "unreadable":
+        return f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} {row.error}"
+    length = "-" if row.moves is None else f"{row.moves}/{row.pushes}"
+    check = {None: "", True: " ok", False: f" MISMATCH (expected {row.expected})"}[row.matches]
+    if row.first_proven(metric):
+        check += f" ({metric} proven fewest; its {'moves' if metric == 'pushes' else 'pushes'} not)"
+    elif not row.proven and row.at_least is not None:
+        check += f" (at least {row.at_least} {metric})"
+    return (
+        f"{row.index:4d} {row.title[:24]:24s} {row.status:10s} moves/pushes {length:>9s}"
+        f" nodes {row.nodes:>9,d} {row.seconds:7.2f}s {row.peak_bytes / 2**20:7.0f} MiB{check}"
+    )
+
+
+def format_summary(summary: BenchSummary) -> str:
+    mismatches = f", {summary.mismatches} mismatched" if summary.mismatches else ""
+    if summary.first_proven:
+        mismatches += f", {summary.first_proven} more with only the {summary.metric} proven"
+    if summary.unreadable:
+        mismatches += f", {summary.unreadable} unreadable"
+    return (
+        f"{summary.metric}: {summary.solved}/{len(summary.rows)} proven optimal{mismatches};"
+        f" median {summary.median_seconds:.2f}s, p95 {summary.p95_seconds:.2f}s;"
+        f" memory at most {summary.most_bytes / 2**20:,.0f} MiB"
+    )
+
+
+def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int | None, int | None]]:
+    """level -> the metric's (first, second) counts; the second is unknown for pushes."""
+
+    def number(text: str) -> int | None:
+        return int(text) if text and text.strip().isdigit() else None
+
+    table = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            for line, record in enumerate(csv.DictReader(handle), start=2):
+                if metric == "moves":
+                    counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
+                else:
+                    counts = (number(record["min_pushes"]), None)
+                level = number(record["level"])
+                if level is None:
+                    raise ValueError(f"{path}, line {line}: level {record['level']!r} is not a number")
+                table[level] = counts
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a table of counts (not text)") from None
+    except KeyError as exc:
+        raise ValueError(f"{path}: not a table of counts: no column {exc} (the header names level, "
+                         "min_pushes, min_moves and pushes_in_min_moves)") from None
+    return {key: value for key, value in table.items() if value[0] is not None}
+
+
+def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    # not a daemon: the solver may grow its pull table in a child of its own (it is killed below
+    # when it overruns, and its own child stops on its time share)
+    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes))
+    started = time.perf_counter()
+    child.start()
+    sender.close()
+    result = None
+    at_once = 0
+    try:
+        while not receiver.poll(SAMPLE_SECONDS) and time.perf_counter() - started < timeout + GRACE:
+            at_once = max(at_once, tree_resident_bytes(child.pid))
+        if receiver.poll(0):
+            try:
+                result = receiver.recv()
+            except EOFError:
+                result = None
+        child.join(GRACE if result is not None else 0)
+    finally:  # (on Ctrl-C too)
+        overran = child.is_alive()
+        if overran:
+            child.kill()
+            child.join()
+    if overran:
+        return BenchRow(0, "", "killed", None, None, 0, time.perf_counter() - started, 0)
+    if result is None:
+        return BenchRow(0, "", "crashed", None, None, 0, time.perf_counter() - started, 0)
+    return replace(result, peak_bytes=max(result.peak_bytes, at_once))
+
+
+def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> None:
+    # Ctrl-C reaches the whole process group: the parent says so once, and a child stops
+    # quietly (its own children closed on the way out), not with a traceback of its own
+    with contextlib.suppress(KeyboardInterrupt):
+        sender.send(_solved(level, metric, timeout, memory_bytes))
+    sender.close()
+
+
+def _solved(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+    from fewest.engine import sokoban as rules
+    from fewest.solvers.sokoban import solver as sokoban
+
+    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes))
+    started = time.perf_counter()
+    solution = sokoban.solve(level, rules.initial_state(level), control, metric, best_effort=False)  # proofs only
+    seconds = time.perf_counter() - started
+    # Linux reports KiB. Each process's own peak, exact where the runner's samples of the
+    # processes together may fall between two (it keeps the larger)
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
+    moves = len(solution.moves) if solution.solved else None
+    pushes = solution.extra.get("pushes") if solution.solved else None
+    return BenchRow(
+        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak, at_least=solution.at_least
+    )

@@ -1,0 +1,1 @@
+"""The fewest command line: argument parsing, solve and its terminal progress line."""

@@ -1,0 +1,267 @@
+"""The `fewest` command: the app, `play`, `solve`, `check` and `bench`.
+
+Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
+2 bad input or usage, with a one-line message naming the file and no traceback;
+130 stopped by Ctrl-C; 141 the output's reader went away (as a shell reports SIGPIPE).
+Imports stay lazy so `fewest solve` starts fast and never loads Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, Callable, Sequence
+
+if TYPE_CHECKING:
+    from fewest.levels.base import Collection, LevelEntry, Unreadable
+
+FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
+
+
+class UsageError(Exception):
+    """Bad input or usage: printed as one line, exit code 2."""
+
+
+def _positive(unit: str) -> Callable[[str], float]:
+    """An argparse type: a finite number above zero (a budget of `unit`)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of {unit}")
+        return value
+
+    return parse
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fewest",
+        description="Terminal puzzles that know the fewest moves. Without a command, opens the app.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="open a level file in the app")
+    play.add_argument("path", metavar="PATH")
+    play.add_argument("--level", type=int, metavar="N",
+                      help="1-based level number (default: the file's first level that reads)")
+    play.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
+
+    solve = sub.add_parser(
+        "solve", help="print shortest plans for every level of the files",
+        epilog="Exit status: 0 every level proven, 1 some level not (out of budget, or no plan; with "
+        "--format contest a proven 'no plan' counts as proven), 2 bad input, 130 stopped by Ctrl-C "
+        "(the first press stops the proof and prints what it proved; a second quits at once), 141 the "
+        "output's reader went away.",
+    )
+    solve.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
+    solve.add_argument("--level", type=int, metavar="N", help="only level N of each file")
+    solve.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
+    solve.add_argument("--metric", choices=("moves", "pushes"), default="moves",
+                       help="what to minimise (pushes: Sokoban only)")
+    solve.add_argument("--format", choices=("text", "json", "contest"), default="text", dest="fmt",
+                       help="text (default), json (one object per level per line), or the contest's output")
+    solve.add_argument("--json", action="store_const", const="json", dest="fmt",
+                       help="same as --format json")
+    solve.add_argument("--timeout", type=_positive("seconds"), metavar="S", help="seconds per level")
+    solve.add_argument("--memory", type=_positive("GB"), metavar="GB",
+                       help="memory per level (default: half the machine's)")
+
+    check = sub.add_parser("check", help="list the levels in files, or their errors")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
+    check.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
+
+    bench = sub.add_parser("bench", help="time the solvers on fixed workloads")
+    bench.add_argument("families", nargs="*", metavar="FAMILY",
+                       help=f"families to time (default: all of {', '.join(FAMILY_NAMES)})")
+    bench.add_argument("--quick", action="store_true", help="small workloads (under 30 s)")
+    bench.add_argument("--set", dest="set_path", metavar="FILE",
+                       help="sokoban: solve this collection level by level")
+    bench.add_argument("--metric", choices=("moves", "pushes"), default="moves",
+                       help="sokoban --set: what to minimise (default: moves)")
+    bench.add_argument("--timeout", type=_positive("seconds"), default=60.0, metavar="S",
+                       help="sokoban: seconds per level")
+    bench.add_argument("--expect", metavar="CSV",
+                       help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
+    bench.add_argument("--levels", metavar="LIST",
+                       help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
+    return parser
+
+
+def _load(path: str, family: str | None, level: int | None = None) -> "Collection":
+    """The file's levels that read (only level `level`, when given) and the ones that do
+    not: a Collection. A level asked for by number that does not read is an error."""
+    from fewest.levels import read_file_each
+    from fewest.levels.base import Collection
+
+    collection = read_file_each(path, family=family)
+    if level is None:
+        return collection
+    return Collection([collection.entries[_position(collection, level, path)]])
+
+
+def _position(collection: "Collection", level: int, path: str) -> int:
+    """Where level number `level` of the file is among the levels that read."""
+    for problem in collection.unreadable:
+        if problem.index == level:
+            raise problem.error
+    count = len(collection.entries) + len(collection.unreadable)
+    # (with none left out, the levels are the file's in order, whatever their readers number)
+    numbers = [entry.index for entry in collection.entries] if collection.unreadable else range(1, count + 1)
+    if level not in numbers:
+        raise UsageError(f"{_shown(path)}: no level {level} (the file has {count})")
+    return list(numbers).index(level)
+
+
+def _shown(path: str) -> str:
+    """A path as messages name it (standard input as the readers call it)."""
+    from fewest.levels.files import STDIN, STDIN_SOURCE
+
+    return STDIN_SOURCE if path == STDIN else path
+
+
+def _left_out(problem: "Unreadable") -> str:
+    """An unreadable level, for a list of them: its number and what is wrong where."""
+    return f"level {problem.index} left out: {problem.error}"
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from fewest.levels.files import STDIN
+
+    if args.path == STDIN:  # (the app reads its keys from the terminal)
+        raise UsageError("play needs the terminal for its keys: give a file path, not - (solve and check read -)")
+    collection = _load(args.path, args.family)
+    start = 0 if args.level is None else _position(collection, args.level, args.path)
+    from fewest.tui.app.app import FewestApp
+
+    notes = [_left_out(problem) for problem in collection.unreadable]
+    _need_terminal("play")
+    app = FewestApp(entries=collection.entries, start_index=start, notes=notes)
+    app.run()
+    return app.return_code or 0
+
+
+def _need_terminal(command: str) -> None:
+    """The app reads keys from a terminal and draws on one: without, it could only spin."""
+    if not _is_terminal(sys.stdin) or not _is_terminal(sys.stdout):
+        raise UsageError(f"{command} needs a terminal for its keys and screen; standard input or output is not "
+                         "one (solve and check work without)")
+
+
+def _is_terminal(stream: object) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):  # (no such method, or closed)
+        return False
+
+
+def _run_app() -> int:
+    from fewest.tui.app.app import FewestApp
+
+    _need_terminal("fewest")
+    app = FewestApp()
+    app.run()
+    return app.return_code or 0
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from fewest.levels import LevelFormatError
+    from fewest.levels.base import Collection, NoLevelReads
+    from fewest.tui.services.level_summary import counted
+
+    status = 0
+    for path in args.paths:
+        try:
+            collection = _load(path, args.family)
+        except NoLevelReads as exc:  # (every level's error, not the first one's only)
+            collection = Collection([], exc.unreadable)
+        except LevelFormatError as exc:
+            print(f"error: {exc}")
+            status = 2
+            continue
+        entries, unreadable = collection.entries, collection.unreadable
+        count = len(entries) + len(unreadable)
+        what = f"{entries[0].family} level" if entries else "level"
+        bad = f", {'all' if not entries else len(unreadable)} of them unreadable" if unreadable else ""
+        print(f"{_shown(path)}: {counted(count, what, what + 's')}{bad}")
+        lines = [(entry.index, _described(entry)) for entry in entries]
+        lines += [(problem.index, f"error: {problem.error}") for problem in unreadable]
+        for index, text in sorted(lines, key=lambda line: line[0]):
+            print(f"  {index:>4}  {text}")
+        if unreadable:
+            status = 2
+    return status
+
+
+def _described(entry: "LevelEntry") -> str:
+    """A level's line in `check`: size and contents, par, saved solutions, title."""
+    from fewest.tui.services.level_summary import describe, saved_solutions
+
+    par = f", par {entry.par}" if entry.par is not None else ""
+    if entry.push_par is not None:
+        par += f", push par {entry.push_par}"
+    return f"{describe(entry.level)}{par}{saved_solutions(entry)}  {entry.display_title()}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from fewest.levels import LevelFormatError
+
+    args = _parser().parse_args(argv)
+    try:
+        if args.command is None:
+            return _run_app()
+        if args.command == "play":
+            return _run_play(args)
+        if args.command == "check":
+            return _run_check(args)
+        if args.command == "solve":
+            from fewest.tui.cli.solve import run_solve
+
+            return run_solve(args, _load, UsageError)
+        if args.command == "bench":
+            from fewest.tui.bench.families import run_bench
+
+            return run_bench(args)
+    except (LevelFormatError, UsageError) as exc:
+        print(f"fewest: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("fewest: interrupted", file=sys.stderr)
+        return 130
+    return 2
+
+
+def entry_point() -> None:
+    _usable_streams()
+    try:
+        code = main()
+        sys.stdout.flush()  # (a closed pipe shows here, not at exit)
+    except BrokenPipeError:
+        # The reader went away (`fewest check FILE | head`): stop quietly, no traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 141
+    except OSError as exc:  # the output cannot be written (a full disk)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"fewest: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        code = 2
+    sys.exit(code)
+
+
+def _usable_streams() -> None:
+    """Standard streams the commands can always write to: a closed one as the null device
+    (the answers and exit code still count), and characters the output's encoding lacks
+    (a title in another script, on a Latin-1 system) replaced rather than a crash."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+        elif hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace" if name == "stdout" else "backslashreplace")
+
+
+if __name__ == "__main__":
+    entry_point()

@@ -1,0 +1,106 @@
+"""What the browser lists: bundled packs plus recently opened files (plain Python, no Textual).
+
+A recent file is re-read from disk whenever the catalog is built, so edits show up
+and a file that vanished or broke becomes a shelf carrying its error message
+instead of taking the app down.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
+from fewest.levels.files import read_file_each
+from fewest.solvers import api
+from fewest.tui.services.progress import ProgressStore
+
+
+@dataclass(frozen=True)
+class Shelf:
+    """One pack in the browser: a bundled pack or a level file."""
+
+    family: str | None  # None when a file failed to load
+    title: str
+    entries: tuple[LevelEntry, ...]
+    path: str | None = None  # set for level files (recent list)
+    error: str | None = None
+    left_out: tuple[str, ...] = ()  # levels of the file that could not be read, and why
+
+    @property
+    def is_file(self) -> bool:
+        return self.path is not None
+
+
+def load_file_shelf(path: str) -> Shelf:
+    """A file as a shelf; a broken file gives a shelf with `error` set and no entries, a
+    file with some levels that do not read a shelf of the others (`left_out` says which)."""
+    title = os.path.basename(path)
+    try:
+        collection = read_file_each(path)
+    except LevelFormatError as exc:
+        return Shelf(None, title, (), path=path, error=str(exc))
+    entries = collection.entries
+    left_out = tuple(f"level {u.index}: {_where(u.error)}" for u in collection.unreadable)
+    return Shelf(entries[0].family, title, tuple(entries), path=path, left_out=left_out)
+
+
+def _where(error: LevelFormatError) -> str:
+    """The error without its file's name (the shelf already says which file)."""
+    return str(LevelFormatError(error.message, None, error.line, error.column))
+
+
+def bundled_shelves() -> tuple[list[Shelf], list[str]]:
+    """Shelves of the bundled packs, and error lines when a pack cannot be read."""
+    try:
+        packs = bundled_packs()
+    except LevelFormatError as exc:
+        return [], [f"Bundled levels failed to load: {exc}"]
+    return [Shelf(p.family, p.title, p.entries) for p in packs], []
+
+
+def build_catalog(store: ProgressStore) -> tuple[list[Shelf], list[str]]:
+    """Bundled shelves then recent files (newest first), and any load errors to show."""
+    shelves, errors = bundled_shelves()
+    for path in store.recent:
+        shelves.append(load_file_shelf(path))
+    for shelf in shelves:
+        store.adopt(shelf.entries)  # (progress kept by the levels' places, before)
+    return shelves, errors
+
+
+def families_in(shelves: list[Shelf]) -> list[str]:
+    """Families that have shelves, in the rule book's order."""
+    present = {s.family for s in shelves if s.family}
+    return [f for f in FAMILY_ORDER if f in present] + sorted(present - set(FAMILY_ORDER))
+
+
+def next_unsolved(entries: tuple[LevelEntry, ...] | list[LevelEntry], store: ProgressStore,
+                  after: int = -1) -> int:
+    """Index of the first unsolved level after `after` (wrapping); 0 when all are solved."""
+    count = len(entries)
+    for step in range(1, count + 1):
+        index = (after + step) % count
+        if not store.level(entries[index].key).solved:
+            return index
+    return 0
+
+
+def chosen_metric(family: str, store: ProgressStore) -> str:
+    """What hints, solve, par and best go by for a level of `family`: the player's choice
+    (M on a board) where the family has it, else the moves."""
+    chosen = store.setting("metric", "moves")  # (settings.json is the user's: any value)
+    return chosen if isinstance(chosen, str) and chosen in api.metrics(family) else "moves"
+
+
+def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> int | None:
+    """The level's optimal count by `metric`: as the solver proved it in play where it has
+    (a file's par can be wrong), else as its file says (`Par`, `Push-par`)."""
+    learned = store.level(entry.key).par_by(metric)
+    return learned if learned is not None else file_par(entry, metric)
+
+
+def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:
+    """The par the level's file states, counted by `metric`."""
+    return entry.push_par if metric == "pushes" else entry.par
