@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from fewest.solvers.sokoban.pulls.apart import spare_core
+from tests.paths import DATA_DIR, ROOT
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the proof forks helpers only with two cores")
 
-MICROBAN = str(Path(__file__).parent / "data" / "Microban_155.xsb")
+MICROBAN = str(DATA_DIR / "Microban_155.xsb")
 # The command as a terminal starts it: Ctrl-C raises KeyboardInterrupt. (A shell without
 # job control starts a background job with SIGINT ignored, and Python then leaves it
 # ignored; the command must keep that, but this test is about a terminal's Ctrl-C.)
@@ -63,7 +64,7 @@ def spin(control) -> None:
 # another, as the app's workers do: through the fork server), says the child's pid, and waits.
 PARENT = (
     "import threading, time; from fewest.solvers.sokoban.searches.apart import SearchApart; "
-    "from tests.test_sokoban_interrupt import spin; apart = SearchApart(spin, None); "
+    "from tests.solvers.sokoban.test_interrupt import spin; apart = SearchApart(spin, None); "
     "start = lambda: (apart.start(120.0), print(apart._child.pid, flush=True)); "
     "threading.Thread(target=start).start() if {thread} else start(); time.sleep(120)"
 )
@@ -74,7 +75,7 @@ PARENT = (
 def test_a_search_apart_stops_soon_when_its_parent_is_killed(thread):
     # (an app killed with -9 never closes its helpers: they must not run on for their minute)
     parent = subprocess.Popen([sys.executable, "-c", PARENT.format(thread=thread)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
     child = int(parent.stdout.readline())
     time.sleep(0.5)
     parent.kill()

@@ -16,7 +16,7 @@ from fewest.solvers.sokoban.pulls.apart import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, microban, random_rooms, search_position
-from tests.test_sokoban_packing import found_plan, stopped_proofs
+from tests.solvers.sokoban.test_packing import found_plan, stopped_proofs
 
 # XSokoban #5 ("screen.05", Thinking Rabbit; test data only). At 10 s the proof, the weighted
 # searches and the packing search give no plan; backwards, 167 pushes in a fraction of that.

@@ -14,9 +14,10 @@ from fewest.engine.base import parse_plan, replay
 from fewest.engine.registry import rules_for
 from fewest.levels import read_file, read_file_each, write_entries
 from fewest.tui.cli.main import main
+from tests.paths import DATA_DIR
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
-MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")  # (David W. Skinner)
+DATA = os.path.join(DATA_DIR, "rulebook")
+MICROBAN = os.path.join(DATA_DIR, "Microban_155.xsb")  # (David W. Skinner)
 
 # (file, family, optimal length) straight from the rule book.
 CASES = [

@@ -13,7 +13,7 @@ from fewest.levels.base import LevelFormatError
 from fewest.levels.files import read_file_each, read_text_each
 from fewest.levels.sokoban_grid import xsb_rows
 from fewest.tui.cli.main import main
-from tests.test_sokoban_levels import levels, texts
+from tests.levels.test_sokoban import levels, texts
 
 FIRST = ["#######", "#@ $ .#", "#######"]
 SECOND = ["  ####", "###  #", "#@$ .#", "######"]

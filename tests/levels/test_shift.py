@@ -11,8 +11,9 @@ from fewest.levels import shift as shift_files
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_file, read_text, write_entries
 from fewest.solvers.api import solve
+from tests.paths import DATA_DIR
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
+DATA = os.path.join(DATA_DIR, "rulebook")
 FIRST = shift.make_level(["1111", "0000", "1110", "0010"], ["1010", "0101", "1010", "0101"])
 HARDEST = shift.make_level(["1111", "1110", "1000", "0000"], ["0001", "0011", "0011", "0111"])
 IOI_TEXT = "1111\n0000\n1110\n0010\n\n1010\n0101\n1010\n0101\n"

@@ -14,8 +14,9 @@ from fewest.solvers.traffic import bfs as traffic_bfs
 from fewest.solvers.traffic import table as traffic_table
 from fewest.solvers.traffic.random_levels import random_level
 from tests import oracle
+from tests.paths import DATA_DIR
 
-DATA = Path(__file__).parent / "data"
+DATA = DATA_DIR
 SAMPLE = read_file(DATA / "traffic" / "database_sample.txt")
 CONTEST_SAMPLE = "5 4\n2 2 4\n0\n1 2\n0\n0\n1 3\n0\n1 4\n1 3\n0\n"
 

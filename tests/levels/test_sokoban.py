@@ -17,8 +17,9 @@ from fewest.levels.sokoban_xsb import MAX_SOLUTION_MOVES
 from fewest.solvers.common.solution import Solution, Status
 from tests import oracle
 from tests.sokoban_support import checked, flood, solve
+from tests.paths import DATA_DIR
 
-DATA = Path(__file__).parent / "data"
+DATA = DATA_DIR
 RULEBOOK = DATA / "rulebook"
 PACKS = resources.files("fewest.levels.packs")
 

@@ -10,8 +10,9 @@ from fewest.engine.game import EntryKind, Game
 from fewest.levels.sokoban_contest import parse_contest_plan, read_contest
 from fewest.levels.sokoban_xsb import read_xsb
 from tests import oracle
+from tests.paths import DATA_DIR
 
-RULEBOOK = Path(__file__).parent / "data" / "rulebook"
+RULEBOOK = DATA_DIR / "rulebook"
 
 
 def level(text: str) -> S.Level:

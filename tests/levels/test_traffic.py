@@ -15,8 +15,9 @@ from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import find_pack
 from fewest.solvers.common.solution import Solution, Status
 from fewest.solvers.traffic.random_levels import random_level
+from tests.paths import DATA_DIR
 
-DATA = Path(__file__).parent / "data"
+DATA = DATA_DIR
 SAMPLE = DATA / "traffic" / "database_sample.txt"
 CONTEST_SAMPLE = "5 4\n2 2 4\n0\n1 2\n0\n0\n1 3\n0\n1 4\n1 3\n0\n"
 

@@ -14,8 +14,9 @@ from fewest.levels.files import write_entries
 from fewest.solvers.common.control import Progress
 from fewest.tui.cli.main import main
 from fewest.tui.cli.terminal import CLEAR, Interrupt, ProgressLine, fit_line
+from tests.paths import DATA_DIR
 
-MICROBAN = os.path.join(os.path.dirname(__file__), "data", "Microban_155.xsb")
+MICROBAN = os.path.join(DATA_DIR, "Microban_155.xsb")
 
 
 class Terminal(io.StringIO):

@@ -11,8 +11,9 @@ from fewest.levels import password as password_files
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_file, read_text, write_entries
 from fewest.solvers.api import solve
+from tests.paths import DATA_DIR
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "rulebook")
+DATA = os.path.join(DATA_DIR, "rulebook")
 
 
 @pytest.mark.parametrize(
