@@ -26,9 +26,9 @@ from multiprocessing.process import BaseProcess
 from typing import Callable
 
 from fewest.solvers.common.control import Control
-from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, almost_past, pull_table
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
+from fewest.solvers.sokoban.pulls.table import almost_past, pull_table
 
-Table = PullTable | PackedPullTable
 SEND_GROWTH = 1.5  # a table is sent again once it holds this many times the entries
 
 
@@ -109,7 +109,7 @@ class PullsApart:
     """A child process growing the pull table: when `ready`, `take` the newest it sent
     (None: dropped); `finished` once it sent its last."""
 
-    def __init__(self, table: Table, half: float, most: int, matching: int, start_boxes: int) -> None:
+    def __init__(self, table: PullTableLike, half: float, most: int, matching: int, start_boxes: int) -> None:
         """`table`: as pull_table(board, start_boxes) made it (nothing grown yet)."""
         context = process_context()
         # (a table pickles without what it grows from: a child not forked makes its own)
@@ -132,7 +132,7 @@ class PullsApart:
     def ready(self) -> bool:
         return self._receiver.poll()
 
-    def take(self) -> Table | None:
+    def take(self) -> PullTableLike | None:
         """The newest table sent (waiting for a word if none came yet), or None (dropped
         halfway, none deeper than the last taken, or the child died first: search on
         with what it has)."""
@@ -155,7 +155,7 @@ class PullsApart:
         self._receiver.close()
 
 
-def _grow(sender, source: Table | tuple, half: float, most: int, matching: int, limit) -> None:
+def _grow(sender, source: PullTableLike | tuple, half: float, most: int, matching: int, limit) -> None:
     """`grown_in_halves`, sending (table, last?) as it grows past the matching; quietly
     stopped by Ctrl-C (sent to the whole process group: the parent says so). `source`:
     the table, or (board, start boxes) to make it from; `limit`: a shared integer, the
@@ -168,7 +168,7 @@ def _grow(sender, source: Table | tuple, half: float, most: int, matching: int, 
 
 
 def _grow_and_send(
-    sender, table: Table, half: float, most: int, matching: int, limit: Callable[[], int | None]
+    sender, table: PullTableLike, half: float, most: int, matching: int, limit: Callable[[], int | None]
 ) -> None:
     control = Control()
     first, second = control.seconds + half, control.seconds + 2 * half

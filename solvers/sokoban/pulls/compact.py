@@ -33,6 +33,7 @@ from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.pulls.sorted_blocks import SortedBlocks
 from fewest.solvers.sokoban.board.board import Board, cells_of, pullable_to, pushable_to
 from fewest.solvers.sokoban.pulls.forward import ForwardBound
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.board.symmetry import Symmetry, symmetry_keeping
 from fewest.solvers.sokoban.board.tables import UNREACHABLE
 
@@ -78,13 +79,13 @@ def fits(board: Board, start_boxes: int) -> bool:
     return _layout(board, start_boxes) is not None
 
 
-class PackedPullTable:
-    """PullTable's interface (bound, grow, radius, beyond, complete, len) on numpy arrays."""
+class CompactPullTable(PullTableLike):
+    """The pull table (sokoban/pulls/interface.py) on numpy arrays."""
 
     def __init__(self, board: Board, start_boxes: int) -> None:
         layout = _layout(board, start_boxes)
         if layout is None:
-            raise ValueError("this board does not fit the packed pull table (use PullTable)")
+            raise ValueError("this board does not fit the compact pull table (use PullTable)")
         self.board = board
         self._base, self._words, landing, live, self._rank_bits = layout
         # memory while growing, per entry: a key and a depth, and the positions still to
@@ -159,6 +160,9 @@ class PackedPullTable:
         arrays = [array for piece in self._layer or () for array in piece]
         arrays += [array for part in self._made or () for array in part]
         return self._table.nbytes() + sum(array.nbytes for array in arrays) + len(self._seen) * SEEN_BYTES
+
+    def big_containers(self) -> list:
+        return []  # (numpy arrays: freed at once, in no time)
 
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban/pulls/apart.py) without its frontier: looked up only

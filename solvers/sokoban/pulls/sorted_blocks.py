@@ -1,4 +1,4 @@
-"""Sorted 64-bit keys with a byte each, in numpy blocks: the packed pull table's storage.
+"""Sorted 64-bit keys with a byte each, in numpy blocks: the compact pull table's storage.
 
 One sorted array would do the job, but
 - np.searchsorted on one key lets go of the GIL and takes it back at once; done for

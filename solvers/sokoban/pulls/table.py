@@ -33,7 +33,8 @@ from typing import Callable
 from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.board.board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban.pulls.forward import ForwardSums
-from fewest.solvers.sokoban.pulls.compact import PackedPullTable, fits
+from fewest.solvers.sokoban.pulls.compact import CompactPullTable, fits
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.board.symmetry import symmetry_keeping
 from fewest.solvers.sokoban.board.tables import UNREACHABLE
 
@@ -41,16 +42,16 @@ DICT_SLOT = 100  # a dict entry's share of its hash table, at most (twice the ne
 TUPLE = 72  # a (boxes, region) pair and its slot in a list (lists grow by an eighth)
 
 
-def pull_table(board: Board, start_boxes: int) -> PullTable | PackedPullTable:
-    """A pull table for the positions of this start: packed in numpy arrays where the board
-    fits them (sokoban/pulls/compact.py: the same table, ~4.5x the entries a second on
+def pull_table(board: Board, start_boxes: int) -> PullTableLike:
+    """A pull table for the positions of this start: 64-bit keys in numpy arrays where the
+    board fits them (sokoban/pulls/compact.py: the same table, ~4.5x the entries a second on
     Microban #93), else a dict."""
     if fits(board, start_boxes):
-        return PackedPullTable(board, start_boxes)
+        return CompactPullTable(board, start_boxes)
     return PullTable(board, start_boxes)
 
 
-class PullTable:
+class PullTable(PullTableLike):
     """Positions within `radius` pulls of the goal and their exact pushes left; `grow`
     extends it (a layer at a time, resumable: the search grows it as it goes on)."""
 
@@ -95,6 +96,9 @@ class PullTable:
         """The memory it holds, about (the table, and the frontier unless let go)."""
         held = len(self._layer or ()) + len(self._made or ())  # (the layer is let go of whole)
         return sys.getsizeof(self.table) + len(self.table) * self._key_bytes + held * self._frontier_bytes
+
+    def big_containers(self) -> list:
+        return [self.table]
 
     def __getstate__(self) -> dict:
         # sent from a child process (sokoban/pulls/apart.py) without its frontier:
@@ -202,7 +206,7 @@ class PullTable:
         self.beyond = UNREACHABLE
 
 
-def almost_past(table: PullTable | PackedPullTable, matching: int) -> bool:
+def almost_past(table: PullTableLike, matching: int) -> bool:
     """Is the table past the start's `matching`, or would the layer under way take it past?
     (On a slower machine Microban #144's table is 23 pulls deep at the first half, its bound
     beyond them 24, the start's matching. Dropped there, the proof's bound stopped at 28
@@ -211,9 +215,8 @@ def almost_past(table: PullTable | PackedPullTable, matching: int) -> bool:
 
 
 def grown_in_halves(
-    table: PullTable | PackedPullTable, control: Control, half: float, most: int, matching: int,
-    keep_growing: bool = False,
-) -> PullTable | PackedPullTable | None:
+    table: PullTableLike, control: Control, half: float, most: int, matching: int, keep_growing: bool = False
+) -> PullTableLike | None:
     """The table grown for `half` seconds, and for `half` more only if that took it past the
     start's `matching` or the layer under way would (`almost_past`); None if it did not, or
     if it is still not past it then (it would only leave the bound wandering). It grows no

@@ -67,7 +67,8 @@ from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban.bounds.pairs import pair_bound
 from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
-from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, grown_in_halves, pull_table
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
+from fewest.solvers.sokoban.pulls.table import grown_in_halves, pull_table
 from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
 from fewest.solvers.sokoban.bounds.rooms import room_bounds_within
 from fewest.solvers.sokoban.board.symmetry import board_symmetry, key_maker, replay
@@ -192,7 +193,7 @@ def _search(
     # search nothing, so it starts sooner)
     apart = weight == 1 and control.budget.seconds is not None and spare_core()
     pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
-    near: PullTable | PackedPullTable | None = None
+    near: PullTableLike | None = None
     apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
     grown_at = control.seconds  # when the pull table last grew (or the search began)
     grown = 0  # how many times it grew (a node raised by it remembers which)
@@ -306,8 +307,8 @@ def _search(
             growing = near or pull_table(board, start >> shift)
             if keep_pulls is not None and not apart:  # (grown here, not in a child)
                 keep_pulls[:] = [growing]  # (the caller's to let go of)
-            elif near is None and isinstance(growing, PullTable):
-                big.append(growing.table)
+            elif near is None:
+                big.extend(growing.big_containers())
             most = _pulls_most(control.budget, growing)
             seconds = control.budget.seconds
             if seconds is not None:  # a share of the time, beside the search or spent at once
@@ -330,12 +331,12 @@ def _search(
             if helpers and helpers[-1].ready():
                 sent = helpers[-1].take()  # the newest table grown beside the search (None: dropped)
                 if sent is not None:
-                    if isinstance(near, PullTable):  # (the one it replaces is let go of)
-                        big[:] = [held for held in big if held is not near.table]
+                    let_go = [] if near is None else near.big_containers()  # (the one it replaces)
+                    if let_go:
+                        big[:] = [held for held in big if all(held is not part for part in let_go)]
                     near = sent
                     grown += 1
-                    if isinstance(near, PullTable):
-                        big.append(near.table)
+                    big.extend(near.big_containers())
                 if helpers[-1].finished:
                     helpers.pop()
                     control.helpers -= 1
@@ -639,7 +640,7 @@ def _chain(table: dict, key: int) -> list[int]:
     return keys[::-1]
 
 
-def _pulls_most(budget: Budget, table: PullTable | PackedPullTable) -> int:
+def _pulls_most(budget: Budget, table: PullTableLike) -> int:
     """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory
     budget, less what it holds whatever its size."""
     most = PULLS_MOST_BYTES if budget.memory_bytes is None else int(budget.memory_bytes * PULLS_MEMORY)

@@ -69,7 +69,8 @@ from fewest.solvers.common.assignment import assign, matching_cost
 from fewest.solvers.sokoban.board.board import cells_of, open_pushes
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
-from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, pull_table
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
+from fewest.solvers.sokoban.pulls.table import pull_table
 from fewest.solvers.sokoban.searches.push import RELEASE_SECONDS, ROOM_AFTER, pushed_matching, rooms_in_step
 from fewest.solvers.sokoban.board.tables import Tables, side_row
 
@@ -81,7 +82,7 @@ ENTRY_BYTES = 200  # a remembered answer or layer position, about, until measure
 
 def fewest_moves_of_fewest_pushes(
     tables: Tables, boxes: int, player: int, pushes: int, control: Control,
-    table: PullTable | PackedPullTable | None = None,
+    table: PullTableLike | None = None,
 ) -> list[Push]:
     """The plan with the fewest moves among those of `pushes` pushes, which must be proven
     the fewest, as pushes (the box's cell, direction). `table`: a pull table of this start
@@ -110,8 +111,8 @@ def _held(control: Control, entries: int, before: int) -> None:
 
 
 def _near_table(
-    tables: Tables, boxes: int, pushes: int, control: Control, table: PullTable | PackedPullTable | None
-) -> tuple[PullTable | PackedPullTable, list[float]]:
+    tables: Tables, boxes: int, pushes: int, control: Control, table: PullTableLike | None
+) -> tuple[PullTableLike, list[float]]:
     """The pull table (`table`, or a new one), grown on TABLE_SHARE of what is left of the
     time and memory, or until it reaches `pushes` (then every answer is a look-up), and the
     seconds of each layer grown here: none when it is not to grow on (then let go of its
@@ -140,7 +141,7 @@ def _near_table(
 
 
 def _grow_layer(
-    table: PullTable | PackedPullTable, control: Control, seconds: float | None, most: int, pushes: int,
+    table: PullTableLike, control: Control, seconds: float | None, most: int, pushes: int,
     took: list[float],
 ) -> bool:
     """One more pull layer, within `seconds` and `most` entries, leaving out positions on no
@@ -173,7 +174,7 @@ class _GrowOn:
     its layers took 26.5 s in all, table included, against 49.4 s. The answers kept still
     hold: the table only gets deeper."""
 
-    def __init__(self, table: PullTable | PackedPullTable, took: list[float], pushes: int, control: Control) -> None:
+    def __init__(self, table: PullTableLike, took: list[float], pushes: int, control: Control) -> None:
         self.table, self.took, self.pushes, self.control = table, list(took), pushes, control
         memory = control.budget.memory_bytes
         self.share = None if memory is None else int(memory * TABLE_SHARE)
@@ -219,7 +220,7 @@ class _Within:
     goes through, is then right to say there is none."""
 
     def __init__(
-        self, tables: Tables, near: PullTable | PackedPullTable, control: Control, before: int,
+        self, tables: Tables, near: PullTableLike, control: Control, before: int,
         grow_on: _GrowOn | None = None,
     ) -> None:
         """`grow_on`: the table grown on as the questions go, if it is to be."""

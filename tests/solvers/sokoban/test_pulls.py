@@ -1,7 +1,7 @@
 """The pull table: exact pushes left near the goal (a breadth-first search backwards over
 pulls), a lower bound beyond its radius, deadlocks once complete; grown in pieces it is
 the same table; the push search proves the same optimum with it. Each holds for both
-kinds, the dict and the packed (numpy) one, and the two are the same table."""
+kinds, the dict and the compact (numpy) one, and the two are the same table."""
 
 import pickle
 import random
@@ -16,10 +16,11 @@ from fewest.solvers import Budget, Control, Stopped
 from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
 from fewest.solvers.sokoban.pulls import table as sokoban_pulls
 from fewest.solvers.sokoban.pulls import apart as sokoban_pulls_apart
-from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_packed
+from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_compact
 from fewest.solvers.sokoban.searches import push as sokoban_search
 from fewest.solvers.sokoban.board.board import compile_board
-from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, pull_table
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
+from fewest.solvers.sokoban.pulls.table import CompactPullTable, PullTable, pull_table
 from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
 from fewest.solvers.sokoban.pulls.compact import fits
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
@@ -37,10 +38,10 @@ from tests.sokoban_support import (
     symmetric_room,
 )
 
-KINDS = {"dict": PullTable, "packed": PackedPullTable}
+KINDS = {"dict": PullTable, "compact": CompactPullTable}
 
 
-def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTable | PackedPullTable:
+def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTableLike:
     board = compile_board(lvl)
     table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
     table.grow(Control(), None, most)
@@ -49,7 +50,7 @@ def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTable 
 
 def wide_room(rng: random.Random) -> S.Level | None:
     """A long low room (34 to 40 wide): its rows take 3 or 4 words, a step up or down more
-    than half a word, so the packed table's shifts cross words whole and in part."""
+    than half a word, so the compact table's shifts cross words whole and in part."""
     width, height = rng.randint(34, 40), rng.randint(6, 7)
     walls = {(r, c) for r in range(height) for c in range(width)}
     walls -= {(r, c) for r in range(1, height - 1) for c in range(1, width - 1)}
@@ -94,37 +95,37 @@ def test_cut_short_it_is_exact_within_its_radius_and_a_bound_beyond(seed, kind):
                 assert value == table.radius + 1 <= (UNREACHABLE if best is None else best[0])
 
 
-def same_table(one: PullTable | PackedPullTable, other: PullTable | PackedPullTable) -> bool:
+def same_table(one: PullTableLike, other: PullTableLike) -> bool:
     """The same entries (a dict's looked up in the other), radius and completeness."""
     if (len(one), one.radius, one.complete) != (len(other), other.radius, other.complete):
         return False
-    if isinstance(one, PackedPullTable) and isinstance(other, PackedPullTable):
+    if isinstance(one, CompactPullTable) and isinstance(other, CompactPullTable):
         return np.array_equal(one._table.keys(), other._table.keys()) and np.array_equal(
             one._table.values(), other._table.values()
         )
-    if isinstance(one, PackedPullTable):
+    if isinstance(one, CompactPullTable):
         one, other = other, one
     shift = one.shift
     return all(other.bound(key >> shift, key & ((1 << shift) - 1)) == depth for key, depth in one.table.items())
 
 
 def layers_up_to(table: PullTable, radius: int) -> PullTable:
-    """The dict table cut to its complete layers up to `radius` (as the packed one keeps)."""
+    """The dict table cut to its complete layers up to `radius` (as the compact one keeps)."""
     table.table = {key: depth for key, depth in table.table.items() if depth <= radius}
     table.radius, table.beyond, table.complete = radius, radius + 1, False
     return table
 
 
-def dict_table_like(room: S.Level, packed: PackedPullTable, most: int) -> PullTable:
-    """The dict table for `room` with the packed one's layers: all of them when it is
+def dict_table_like(room: S.Level, compact: CompactPullTable, most: int) -> PullTable:
+    """The dict table for `room` with the compact one's layers: all of them when it is
     complete, else grown to `most` entries and cut to its radius."""
-    if packed.complete:
+    if compact.complete:
         return table_for(room, kind="dict")
-    return layers_up_to(table_for(room, most, "dict"), packed.radius)
+    return layers_up_to(table_for(room, most, "dict"), compact.radius)
 
 
 @pytest.mark.parametrize("draw", [None, wide_room])
-def test_packed_it_is_the_dict_table(draw):
+def test_compact_it_is_the_dict_table(draw):
     rooms = random_rooms(420, 12, draw)
     if draw is None:  # and on Microban: box cells up to 64 (#93), boxes up to 16 (#144)
         rooms += [lvl for lvl, _ in microban(40)[::3]] + [microban(144)[n][0] for n in (92, 143)]
@@ -132,32 +133,32 @@ def test_packed_it_is_the_dict_table(draw):
         board = compile_board(room)
         start = board.mask(room.boxes) & board.floor
         assert fits(board, start)
-        packed = table_for(room, 40_000, "packed")
-        assert draw is None or packed._words >= 3
-        assert same_table(dict_table_like(room, packed, 60_000), packed), room
+        compact = table_for(room, 40_000, "compact")
+        assert draw is None or compact._words >= 3
+        assert same_table(dict_table_like(room, compact, 60_000), compact), room
 
 
-def test_packed_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
+def test_compact_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
     """Blocks cut and layers closed a few keys at a time (as the big tables are)."""
     monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 64)
-    monkeypatch.setattr(sokoban_pulls_packed, "SAMPLE", 4)
+    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 64)
+    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 4)
     for room in random_rooms(430, 6) + [microban(30)[29][0]]:
-        packed = table_for(room, 20_000, "packed")
-        assert len(packed._table._keys) > 1 or len(packed) <= 40
-        assert same_table(dict_table_like(room, packed, 40_000), packed), room
+        compact = table_for(room, 20_000, "compact")
+        assert len(compact._table._keys) > 1 or len(compact) <= 40
+        assert same_table(dict_table_like(room, compact, 40_000), compact), room
 
 
-def test_packed_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
+def test_compact_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
     monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 16)
-    monkeypatch.setattr(sokoban_pulls_packed, "SAMPLE", 2)
+    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 16)
+    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 2)
     lvl = microban(6)[5][0]
-    whole = table_for(lvl, 10**9, "packed")
+    whole = table_for(lvl, 10**9, "compact")
     board = compile_board(lvl)
-    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
     closing = [False]
-    real_close = PackedPullTable._close_layer
+    real_close = CompactPullTable._close_layer
 
     def close(self, control):
         closing[0] = True
@@ -166,7 +167,7 @@ def test_packed_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monk
         finally:
             closing[0] = False
 
-    monkeypatch.setattr(PackedPullTable, "_close_layer", close)
+    monkeypatch.setattr(CompactPullTable, "_close_layer", close)
     stopped = set()  # the radii stopped at: once each, at the 2nd look at the budget in a closing
 
     def should_stop() -> bool:
@@ -187,10 +188,10 @@ def test_packed_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monk
     assert table.complete and len(stopped) > 5 and same_table(table, whole)
 
 
-def test_packed_its_numbers_are_one_to_one():
+def test_compact_its_numbers_are_one_to_one():
     lvl = microban(93)[92][0]  # 8 boxes on 64 cells
     board = compile_board(lvl)
-    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
     rng = random.Random(5)
     cells = list(table._live_index)
     sets = {frozenset(rng.sample(cells, 8)) for _ in range(3000)}
@@ -215,7 +216,16 @@ def test_a_board_too_big_to_pack_keeps_the_dict():
     assert isinstance(pull_table(board, start), PullTable)
     small = microban(1)[0][0]
     small_board = compile_board(small)
-    assert isinstance(pull_table(small_board, small_board.mask(small.boxes) & small_board.floor), PackedPullTable)
+    assert isinstance(pull_table(small_board, small_board.mask(small.boxes) & small_board.floor), CompactPullTable)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_both_kinds_are_pull_tables_to_their_users(kind):
+    """Each class declares the interface its users see (PullTableLike) and has all of it;
+    only the dict's entries are let go of a step at a time when a search ends."""
+    table = table_for(microban(5)[4][0], 500, kind)
+    assert PullTableLike in KINDS[kind].__mro__ and isinstance(table, PullTableLike)
+    assert [type(part) for part in table.big_containers()] == ([dict] if kind == "dict" else [])
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -245,7 +255,7 @@ def test_done_growing_it_lets_go_of_its_frontier_and_answers_the_same(kind):
     with pytest.raises(ValueError):
         table.grow(Control(), None, 10**9)
     assert held > table.nbytes() and held < table.bytes_per_entry * len(table)
-    if kind == "packed":  # the frontier was most of it; a key and a depth an entry are left
+    if kind == "compact":  # the frontier was most of it; a key and a depth an entry are left
         assert held > 2 * table.nbytes() and table.nbytes() < 10 * len(table) + 2**16
 
 
@@ -267,8 +277,8 @@ def test_the_dict_tables_memory_is_not_underestimated():
 
 
 @pytest.mark.parametrize("symmetric", [True, False])
-def test_the_packed_tables_peak_while_growing_is_within_its_size_limit(monkeypatch, symmetric):
-    """The packed table's size limit counts entries (what a layer made, with its
+def test_the_compact_tables_peak_while_growing_is_within_its_size_limit(monkeypatch, symmetric):
+    """The compact table's size limit counts entries (what a layer made, with its
     duplicates) at `bytes_per_entry`, besides a span's copies (`fixed_bytes`): its peak
     while growing to the limit (a layer made and closed into the next) stays within that,
     on Microban #144 (three words a row)."""
@@ -276,10 +286,10 @@ def test_the_packed_tables_peak_while_growing_is_within_its_size_limit(monkeypat
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 1 << 14)  # (the entries' share shows)
+    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)  # (the entries' share shows)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
     most = 1_000_000
     tracemalloc.start()
     table.grow(Control(), None, most)
@@ -299,10 +309,10 @@ def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypat
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_packed, "SPAN", 1 << 14)
+    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = PackedPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
     memory = 40 << 20
     tracemalloc.start()
     while True:
@@ -381,7 +391,7 @@ def kept_by_the_pushes_alone(number: int) -> tuple:
 
 def use_kind(monkeypatch, kind: str) -> type:
     """Make the search build tables of this kind; the class whose methods to watch."""
-    monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "packed")
+    monkeypatch.setattr(sokoban_pulls, "fits", lambda *a: kind == "compact")
     return KINDS[kind]
 
 
@@ -414,11 +424,11 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     again (else a shallow table's bound stays with it). Microban #36: 1,809 positions
     are asked at more than one radius; 20 (nodes opened again) without."""
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
-    real_grow, real_bound = PackedPullTable.grow, PackedPullTable.bound
-    monkeypatch.setattr(PackedPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
+    real_grow, real_bound = CompactPullTable.grow, CompactPullTable.bound
+    monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
     radii: dict = {}
-    monkeypatch.setattr(PackedPullTable, "bound", lambda self, boxes, player: radii.setdefault(
+    monkeypatch.setattr(CompactPullTable, "bound", lambda self, boxes, player: radii.setdefault(
         (boxes, player), set()).add(self.radius) or real_bound(self, boxes, player))
     lvl, row = microban(36)[35]
     assert checked(lvl, solve(lvl, "pushes"))[1] == int(row["min_pushes"])
@@ -661,7 +671,7 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
 
 def plain(monkeypatch) -> None:
     """Tables made from here on key every position apart (no symmetry)."""
-    for module in (sokoban_pulls, sokoban_pulls_packed):
+    for module in (sokoban_pulls, sokoban_pulls_compact):
         monkeypatch.setattr(module, "symmetry_keeping", lambda board, mask: None)
 
 
@@ -707,9 +717,9 @@ def test_on_microban_144_a_quarter_of_the_entries_answer_for_all(monkeypatch, ki
 def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sent(monkeypatch, most):
     # each box set's least image is remembered, then forgotten past `most`: the answers stay
     # those of a table that keys every image apart
-    monkeypatch.setattr(sokoban_pulls_packed, "SEEN_MOST", most)
+    monkeypatch.setattr(sokoban_pulls_compact, "SEEN_MOST", most)
     lvl = microban(144)[143][0]
-    symmetric = table_for(lvl, 3_000, "packed")
+    symmetric = table_for(lvl, 3_000, "compact")
     bare = symmetric.nbytes()
     plain(monkeypatch)
     whole = layers_up_to(table_for(lvl, 4 * len(symmetric) + 2_000, "dict"), symmetric.radius)
@@ -721,7 +731,7 @@ def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sen
         assert [symmetric.bound(boxes, player) for boxes, player, _ in asked] == [d for _, _, d in asked]
     remembered = len(symmetric._seen)
     assert 0 < remembered <= 3 if most == 3 else remembered == len({boxes for boxes, _, _ in asked})
-    assert symmetric.nbytes() == bare + remembered * sokoban_pulls_packed.SEEN_BYTES
+    assert symmetric.nbytes() == bare + remembered * sokoban_pulls_compact.SEEN_BYTES
     sent = pickle.loads(pickle.dumps(symmetric))
     assert sent._seen == {} and sent.bound(*asked[0][:2]) == asked[0][2]
 
@@ -730,7 +740,7 @@ def test_a_position_is_keyed_by_the_image_the_dict_table_keys_it_by():
     # box sets that are their own image too (their images tie: the region decides), as the
     # solved one is; `Symmetry.least` (the dict table's key) is the oracle
     lvl = microban(144)[143][0]
-    table = table_for(lvl, 100, "packed")
+    table = table_for(lvl, 100, "compact")
     symmetry, board, shift = table._symmetry, table.board, table.board.size.bit_length()
     live, rng, ties = list(table._live_index), random.Random(144), 0
     for _ in range(400):

@@ -13,7 +13,8 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Control, Status
 from fewest.solvers.sokoban.searches import push as sokoban_search
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
-from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable
+from fewest.solvers.sokoban.pulls.interface import PullTableLike
+from fewest.solvers.sokoban.pulls.table import CompactPullTable, PullTable
 from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.forward import FAR, ForwardBound, ForwardSums, push_distances
 from fewest.solvers.sokoban.board.symmetry import board_symmetry
@@ -120,14 +121,14 @@ def test_the_bound_from_the_start_never_exceeds_the_pushes_to_any_image():
     assert images_seen > 100
 
 
-def limited_table(room: S.Level, limit: int | None, kind: type = PackedPullTable) -> PullTable | PackedPullTable:
+def limited_table(room: S.Level, limit: int | None, kind: type = CompactPullTable) -> PullTableLike:
     board = compile_board(room)
     table = kind(board, board.mask(room.boxes) & board.floor)
     table.grow(Control(), None, 10**9, limit=lambda: limit)
     return table
 
 
-@pytest.mark.parametrize("kind", [PullTable, PackedPullTable])
+@pytest.mark.parametrize("kind", [PullTable, CompactPullTable])
 def test_limited_by_a_plan_it_is_exact_on_every_position_of_a_plan_within_the_limit(kind):
     whole_entries = limited_entries = checked_positions = 0
     for room in rooms():
@@ -156,12 +157,12 @@ def test_the_push_search_proves_the_same_counts_with_the_table_limited(monkeypat
     table gets the pushes of the best plan the search knows; under pushes the counts are the independent search's
     and Microban's, under moves no limit is given."""
     monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
-    real_grow = PackedPullTable.grow  # (a layer each time: the same run on any machine)
-    monkeypatch.setattr(PackedPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
+    real_grow = CompactPullTable.grow  # (a layer each time: the same run on any machine)
+    monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
     limits: list = []
-    real_pull = PackedPullTable._pull
-    monkeypatch.setattr(PackedPullTable, "_pull", lambda self, *a: limits.append(a[-1]) or real_pull(self, *a))
+    real_pull = CompactPullTable._pull
+    monkeypatch.setattr(CompactPullTable, "_pull", lambda self, *a: limits.append(a[-1]) or real_pull(self, *a))
     for room in random_rooms(442, 12):
         for metric in ("pushes", "moves"):
             limits.clear()
@@ -188,7 +189,7 @@ def test_the_child_growing_the_table_is_told_the_fewest_pushes_known():
     room = random_rooms(443, 1)[0]
     board = compile_board(room)
     start = board.mask(room.boxes) & board.floor
-    apart = PullsApart(PackedPullTable(board, start), 30.0, 10**9, 0, start)
+    apart = PullsApart(CompactPullTable(board, start), 30.0, 10**9, 0, start)
     try:
         assert apart._limit.value == 0  # none known
         apart.limit(40)
@@ -200,7 +201,7 @@ def test_the_child_growing_the_table_is_told_the_fewest_pushes_known():
         apart.close()
 
 
-@pytest.mark.parametrize("kind", [PullTable, PackedPullTable])
+@pytest.mark.parametrize("kind", [PullTable, CompactPullTable])
 def test_a_table_sent_on_leaves_its_forward_bound_behind(kind):
     room = random_rooms(444, 1)[0]
     table = limited_table(room, 10, kind)
