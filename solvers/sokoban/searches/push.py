@@ -57,19 +57,18 @@ import heapq
 from array import array
 from itertools import islice
 from operator import is_, sub
-from typing import Callable
+from typing import Callable, NamedTuple
 
-from fewest.solvers.common.control import Budget, Control, Stopped, collector_paused, release_gradually
+from fewest.solvers.common.control import Control, Stopped, collector_paused, release_gradually
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.assignment import assign, matching_cost, reassign, warm_assign
-from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
+from fewest.solvers.sokoban.board.board import cells_of, open_pushes
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable, settle
 from fewest.solvers.sokoban.bounds.pairs import pair_bound
 from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
-from fewest.solvers.sokoban.pulls.interface import PullTableLike
-from fewest.solvers.sokoban.pulls.table import grown_in_halves, pull_table
-from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.sokoban.pulls.apart import PullsApart
+from fewest.solvers.sokoban.pulls.policy import PullPolicy
 from fewest.solvers.sokoban.bounds.rooms import room_bounds_within
 from fewest.solvers.sokoban.board.symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, side_row, with_walls
@@ -78,6 +77,7 @@ from fewest.solvers.sokoban.bounds.walks import WalkBound
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
+LEFT_BITS = (1 << LOW) - 1
 ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
 # The room tables' positions, at most, per expansion so far: they then cost about what the
 # search has (~15-20 us a position, 50-100 us an expansion); a room not done by then goes
@@ -85,40 +85,52 @@ ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
 # 0.7-1.7 s on Grigoriev 2001 #9, #31 and #57, searches of a fraction of a second, and was
 # mostly thrown away as too large. Grigoriev 2001 pushes at 10 s: median 2.1 -> 1.0 s.)
 ROOM_PER_EXPANSION = 4
-PULLS_AFTER = 20_000  # expansions before the pull table is worth building
-PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
-# The pull table's time: with a time budget, a share of it spent at once (on Microban #93
-# 0.15 was too little and 0.35 too much), its second half only if the first took the table
-# past the start's matching, else the table is dropped (Microban #145: 9 pulls deep against
-# 12, and the proof takes 3 s without it; #139: 58 against 74, and a half table's exact
-# values far from the start's left the bound wandering for a minute, 16 s without it);
-# without one, half the time the search took since the table last grew, each time the
-# search's expansions double. With a spare core the share is grown by a child process
-# beside the search (sokoban/pulls/apart.py) and costs the search nothing where the table
-# does not help: Microban pushes at 60 s, p95 10.5 s -> 6.0 s (#145 16 s -> 6 s, #123
-# 47 s -> 37 s); on #93 a share of 0.15 or 0.35 there did no better than 0.25. Since
-# the child sends the table as it grows, a longer share no longer keeps the search
-# waiting for it: PULLS_APART_SHARE, with the memory for Microban #144's symmetric table
-# to radius 25 (at 19 s; 36 pushes proven in 38-42 s and 1.45 GiB, both processes; #93
-# 14.5 s -> 5.3 s; Microban II at 20 s a level, 127/135 as before, #74 7.1 s -> 1.6 s).
-# On a slower machine (that layer alone in 11-13 s), 0.4 of 54 s ended the child first and
-# #144 ran out at 60 s; at 0.5 the layer came at 26-29 s and #144 was proven in 46-50 s
-# (four runs), with Microban under either metric losing nothing and taking no longer. An
-# hour later the same machine ran slower and #144 ran out at either share (four runs).
-# Since the table leaves out positions no plan of the fewest pushes known goes through
-# (sokoban/pulls/forward.py), #144's table is complete at about 22 s (radius 37, 6.6M
-# entries) and #144 is proven in 26-28 s; with another busy process beside it, 39-48 s.
-PULLS_SHARE = 0.25
-PULLS_APART_SHARE = 0.5
-PULLS_GROWTH = 0.5
-PULLS_MEMORY = 0.4  # of the memory budget, for the pull table
 NEAR_MATCHING = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
-PULLS_MOST_BYTES = 1_000_000_000  # the pull table's memory at most
+CHECK_EVERY = 31  # the budget is looked at (and told what is held) every 32 expansions
+# Memory: a table entry ~270 bytes and a queued node ~400 + 26 per box were measured with
+# the order and matching as a tuple and lists; as arrays a node holds at least 8 bytes
+# a box less, less 40 (the sizes above: 40 less with 10 boxes, 200 with 26), so ~440 + 18;
+# and 16 more since every queued node has all five fields (Node), most had three.
+TABLE_ENTRY_BYTES = 270
+QUEUED_BYTES, QUEUED_BOX_BYTES = 456, 18
 # The time to let go of a stored or queued node when the search ends (measured: 1.26M of
 # them in 1.09 s, Sasquatch #49 under pushes after 30 s), kept back from the time budget.
 RELEASE_SECONDS = 1e-6
 NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
+_new = tuple.__new__  # (a named tuple made so: ~170 ns, against ~400 ns through its class)
+
+
+class Matching(NamedTuple):
+    """A node's box-to-goal matching over push distances, as the queue keeps it.
+
+    The boxes' order and the matching are arrays, not a tuple and lists: a child's copies
+    take 224 bytes against 264 with 10 boxes, 320 against 520 with 26 (and no int objects
+    for cells or potentials past 256). Grigoriev 2001 #1 (26 boxes), 60,000 expansions:
+    372 MiB against 484, at the same speed. One is made for each child (`_new`: as a plain
+    tuple, 0.8% fewer instructions in all on Microban #123 under pushes)."""
+
+    order: array  # the loose boxes' cells, a row each
+    rows: list | None  # each box's distances from the player's side of it (None: the tables' rows, all)
+    u: array  # row potentials (1-based, as common/assignment.py gives them)
+    v: array  # goal column potentials
+    p: array  # p[j]: the row matched to goal column j
+    stuck: int  # boxes frozen on goals: walls for the distances, out of the matching
+    walls: Tables  # the tables with `stuck` as walls
+    cost: int  # the matching's pushes: the pushes left, at least
+
+
+class Node(NamedTuple):
+    """How a queued node is laid out: a plain tuple of these five fields, always all five,
+    unpacked in this order (`Node._make(node)` reads one by name). Made as a tuple literal:
+    as a Node (through `_new`) the search took 1.8% more instructions on Microban #123
+    under pushes, which queues 100,000 nodes in 19,000 expansions."""
+
+    key: int  # the exact position: boxes << shift | the player's cell
+    matching: Matching  # its boxes' matching when it was made (or its boxes froze)
+    canonical: int  # its table key (one for all mirror images on a symmetric board)
+    walked: int  # the walk to its nearest push, counted in when it was taken out before (0: not yet)
+    raised_at: int  # the pull table's `grown` when that raised its bound (read only if it did)
 
 
 def push_search(
@@ -156,277 +168,232 @@ def _search(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, pushes_only: bool,
     helpers: list, big: list, keep_pulls: list | None,
 ) -> tuple[list[Push], int] | None:
-    board = tables.board
-    floor, goals, steps, width = board.floor, board.goals, board.steps, board.width
-    # edge cost = walk * per_step + per_push, in the folded cost
-    per_step, per_push = (MAJOR, MAJOR + 1) if metric == "moves" else (1, MAJOR + 1)
-    if pushes_only:  # (with walks counted, ties on pushes go by moves: Microban #153 64 s against 5)
-        per_step = 0
-    # Under the moves metric the walk to the nearest push raises the bound. Under pushes it
-    # would only order ties, and measured it cost 5-30% (Microban #111, #145) for nothing.
-    walk_first = metric == "moves"
-    # So does the walking the boxes' way forces (sokoban/bounds/walks.py), on every node.
-    # Under pushes it too would only order ties: XSokoban #38's proof took 1.36M
-    # expansions with it, 1.40M without, each ~5% dearer (Microban #123: 51,335 in 5.3 s
-    # against 5.1 s).
-    walk_bound = WalkBound(board, tables.live, control.check) if walk_first else None
-    tunnels = Tunnels(board)
-    lift = (MAJOR + 1) * weight  # what one push left adds to f
-    shift = board.size.bit_length()
-    player_bits = (1 << shift) - 1
-    across, along = _static_blocks(tables)
-    pair_across, pair_along = 0b101, (1 << (2 * width)) | 1
-
+    # (the search's objects die with this frame, before the collector is back on: else its
+    # first collection walks them all, 0.07 s after 19,000 expansions on Microban #93, 3%)
+    search = _PushSearch(tables, control, metric, weight, pushes_only)
     settled = settle(tables, boxes)
     if settled is None:
         return None
-    walled: dict = {0: tables}  # frozen boxes -> tables with them as walls
-    never_moving: dict = {}  # (boxes, player's region) key -> boxes that can never move
-    probe = CorralProbe(board.size)
-    partners = probe.partners
-    symmetry = board_symmetry(board)
-    pairs = pair_bound(board, check=control.check)
-    lazy = [pairs.bound] if pairs is not None else []
-    paired = len(lazy)
-    room_due = ROOM_AFTER  # expansions before the room tables are built (small searches skip them)
-    # and the pull table (only a long proof needs it; grown beside the search, it costs the
-    # search nothing, so it starts sooner)
-    apart = weight == 1 and control.budget.seconds is not None and spare_core()
-    pulls_due = 0 if weight > 1 else PULLS_APART_AFTER if apart else PULLS_AFTER
-    near: PullTableLike | None = None
-    apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
-    grown_at = control.seconds  # when the pull table last grew (or the search began)
-    grown = 0  # how many times it grew (a node raised by it remembers which)
-    # Pushes: the fewest of the plans known (a node's pushes so far and the table's exact
-    # pulls left): the table may then leave out positions no plan of so many goes through
-    # (sokoban/pulls/forward.py). Not under moves: a plan with the fewest moves may push more.
-    known: int | None = None
-    plans_known = metric == "pushes"
+    search.begin(boxes, player, settled, helpers, big, keep_pulls)
+    return search.run()
 
-    # A queued node keeps its boxes' order and matching in arrays, not a tuple and lists: a
-    # child's copies take 224 bytes against 264 with 10 boxes, 320 against 520 with 26 (and
-    # no int objects for cells or potentials past 256). Grigoriev 2001 #1 (26 boxes), 60,000
-    # expansions: 372 MiB against 484, at the same speed.
-    cell_code = "H" if board.size <= 1 << 16 else "L"
 
-    def matched(boxes: int, stuck: int, walls: Tables, player: int, before: tuple | None = None) -> tuple[int, tuple]:
-        order = array(cell_code, cells_of(boxes & ~stuck))
-        rows = [side_row(walls, b, player) for b in order]
-        if before is None:
-            u, v, p = assign(rows)
-        else:  # from the matching before these boxes froze: a path per pair it broke, not per row
-            u, v, p = warm_assign(rows, *_carried(before, order, tuple(cells_of(walls.board.goals))))
-        cost = matching_cost(rows, (u, v, p))
-        u, v, p = array("i", u), array("i", v), array("i", p)
-        if all(map(is_, rows, map(walls.rows.__getitem__, order))):
-            rows = None  # every box's best side: the tables' rows (no copy kept per node)
-        return cost, (order, rows, u, v, p, stuck, walls, cost)
+class _PushSearch:
+    """One search. `run` takes the nodes out of the queue, the least f first: a node that
+    is superseded is dropped, one whose bound the lazy bounds raise goes back in, and the
+    rest are expanded (`_expand`: pruned, or put back with the walk to their nearest push,
+    or made children of, `_children`). The pull table is the policy's
+    (sokoban/pulls/policy.py); what is held is told to the control (`_Footprint`).
 
-    start = (boxes << shift) | player
-    walled[settled[0]] = settled[1]
-    left0, info0 = matched(boxes, *settled, player)
-    # table[key] = (cost so far, parent key, push code = cell * 4 + direction); on a symmetric
-    # board the table's keys are canonical (one for all mirror images), the queue's are not.
-    # A key is the exact position packed in one int (boxes, then the player's cell), not a
-    # Zobrist hash: CPython hashes a Microban key in ~40 ns, less than an incremental Zobrist
-    # update costs it (~80 ns), and a 64-bit hash alone could merge two positions in a proof.
-    keyer = key_maker(symmetry, boxes, shift)
-    table: dict = {keyer(player): (0, None, 0)}
-    # The open list: buckets of (key, matching) by (f, pushes left), each a stack
-    # (deepest first on ties); `ids` is a heap of the bucket ids in use. The pushes left
-    # are the matching's when a node is made; the pair or room bound may raise them when it
-    # is taken out (then it goes back in: computed once per node taken out, not per child).
-    # A queued node also carries its table key (canonical on a symmetric board: taken out,
-    # a node whose entry was superseded or whose bound rose never needs its mirror images).
-    forced0 = 0  # (a node's walk forced is part of its f, not of its cost: worked out when taken out)
-    if walk_bound is not None and boxes != goals:
-        forced0 = walk_bound.walk(player, walk_bound.sums(info0[0], info0[5])) * per_step
-    buckets: dict = {(left0 * lift + forced0) << LOW | left0: [(start, info0, keyer(player))]}
-    big += [table, buckets, never_moving]
-    ids = list(buckets)
-    # Memory: a table entry ~270 bytes and a queued node ~400 + 26 per box were measured with
-    # the order and matching as a tuple and lists; as arrays a node holds at least 8 bytes
-    # a box less, less 40 (the sizes above: 40 less with 10 boxes, 200 with 26), so ~440 + 18.
-    queued, queued_bytes = 1, 440 + 18 * len(info0[0])
-    resident0 = resident_bytes()
-    check_every = 31
-    while ids:
-        bucket_id = ids[0]
-        bucket = buckets[bucket_id]
-        item = bucket.pop()
-        key, info, here = item[0], item[1], item[2]
-        order, rows, u, v, p, stuck, walls, matching = info
-        queued -= 1
-        if not bucket:
-            heapq.heappop(ids)
-            del buckets[bucket_id]
-        pushes_left = bucket_id & ((1 << LOW) - 1)
-        # the walk to its nearest push, counted in when it was taken out before (0: not yet)
-        walked = item[3] if len(item) > 3 else 0
-        boxes = key >> shift
-        player = key & player_bits
-        if walk_bound is not None and boxes != goals:
-            sums = walk_bound.sums(order, stuck)
-            forced = walk_bound.walk(player, sums) * per_step
-        else:
-            forced = 0
-        g = (bucket_id >> LOW) - pushes_left * lift - walked - forced
-        entry = table[here]
-        if entry[0] != g:
-            continue  # superseded by a cheaper route to the same node
-        if boxes == goals:
-            if symmetry is None:
-                return _pushes_to(table, key), g
-            return replay(board, symmetry, shift, _chain(table, here), start), g
-        # Asked once, and again once the pull table has grown since it last raised the node
-        # (a shallow table's bound taken for good cost up to 1.4x the expansions on
-        # Grigoriev's special levels when the table was sent as it grew).
-        if (lazy or near) and not walked and (pushes_left == matching or (len(item) > 4 and item[4] != grown)):
-            left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
-            if plans_known and near and left <= near.radius and (known is None or g // MAJOR + left < known):
-                known = g // MAJOR + left  # (within its radius the table is exact: a plan)
-                if helpers:
-                    helpers[-1].limit(known)
-            # Within its radius the pull table is exact; beyond it, well above the matching,
-            # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
-            # would cost a third of the search's time: they are asked only when it is near.
-            if not near or (near.radius < left < UNREACHABLE and left < matching + NEAR_MATCHING):
-                for bound in lazy:
-                    left = max(left, bound(boxes, player))
-            if left >= UNREACHABLE:
-                continue  # boxes that can never all reach goals (a pair, the room, the pulls)
-            if left > pushes_left:
-                _enqueue_item(buckets, ids, (g + left * lift + forced) << LOW | left, (key, info, here, 0, grown))
-                queued += 1
-                continue
-        if not walked:  # (taken out again with its walk counted in: one expansion, not two)
-            control.tick()
-        if room_due and control.expanded >= room_due:
-            lazy[paired:], room_due = rooms_in_step(tables, bin(boxes).count("1"), control)
-        if pulls_due and control.expanded >= pulls_due:
-            growing = near or pull_table(board, start >> shift)
-            if keep_pulls is not None and not apart:  # (grown here, not in a child)
-                keep_pulls[:] = [growing]  # (the caller's to let go of)
-            elif near is None:
-                big.extend(growing.big_containers())
-            most = _pulls_most(control.budget, growing)
-            seconds = control.budget.seconds
-            if seconds is not None:  # a share of the time, beside the search or spent at once
-                half = seconds * (PULLS_APART_SHARE if apart else PULLS_SHARE) / 2
-                if apart:
-                    helpers.append(PullsApart(growing, half, most, left0, start >> shift))
-                    control.helpers += 1
-                    apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
-                else:  # (None: dropped, the search goes on as if it had never been built)
-                    near = grown_in_halves(growing, control, half, most, left0, keep_growing=keep_pulls is not None)
-                    grown += 1
-                pulls_due = 0
-            else:  # in step with the search: each time its expansions double
-                near = growing
-                near.grow(control, (control.seconds - grown_at) * PULLS_GROWTH, most, limit=lambda: known)
-                grown += 1
-                grown_at = control.seconds
-                pulls_due = 0 if near.complete else 2 * control.expanded
-        if not control.expanded & check_every:
-            if helpers and helpers[-1].ready():
-                sent = helpers[-1].take()  # the newest table grown beside the search (None: dropped)
-                if sent is not None:
-                    let_go = [] if near is None else near.big_containers()  # (the one it replaces)
-                    if let_go:
-                        big[:] = [held for held in big if all(held is not part for part in let_go)]
-                    near = sent
-                    grown += 1
-                    big.extend(near.big_containers())
-                if helpers[-1].finished:
-                    helpers.pop()
-                    control.helpers -= 1
-                    apart_bytes = 0
-            control.stored = len(table)
-            control.release_seconds = (len(table) + queued) * RELEASE_SECONDS
-            # (the pull table's size is asked each time: what its lookups remember grows)
-            held = queued * queued_bytes + (near.nbytes() if near else 0) + apart_bytes
-            control.bytes_per_entry = 270 + held // len(table)
-            resident = resident_bytes() - resident0
-            if resident > control.bytes_per_entry * len(table):  # (the estimate fell short: Sasquatch #49)
-                control.bytes_per_entry = resident // len(table)
-            if weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
-                control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)
-            control.check()
+    The table of nodes reached: table[key] = (cost so far, parent key, push code = cell * 4
+    + direction); on a symmetric board the table's keys are canonical (one for all mirror
+    images), the queue's are not. A key is the exact position packed in one int (boxes,
+    then the player's cell), not a Zobrist hash: CPython hashes a Microban key in ~40 ns,
+    less than an incremental Zobrist update costs it (~80 ns), and a 64-bit hash alone
+    could merge two positions in a proof.
+    The open list: buckets of nodes by (f, pushes left), each a stack (deepest first on
+    ties); `ids` is a heap of the bucket ids in use. The pushes left are the matching's
+    when a node is made; the pair or room bound may raise them when it is taken out (then
+    it goes back in: computed once per node taken out, not per child). A queued node also
+    carries its table key (canonical on a symmetric board: taken out, a node whose entry
+    was superseded or whose bound rose never needs its mirror images)."""
 
+    def __init__(self, tables: Tables, control: Control, metric: str, weight: int, pushes_only: bool) -> None:
+        self.tables, self.control, self.metric, self.weight = tables, control, metric, weight
+        self.pushes_only = pushes_only
+        self.board = board = tables.board
+        self.floor, self.goals, self.steps, self.width = board.floor, board.goals, board.steps, board.width
+        # edge cost = walk * per_step + per_push, in the folded cost
+        self.per_step, self.per_push = (MAJOR, MAJOR + 1) if metric == "moves" else (1, MAJOR + 1)
+        if pushes_only:  # (with walks counted, ties on pushes go by moves: Microban #153 64 s against 5)
+            self.per_step = 0
+        # Under the moves metric the walk to the nearest push raises the bound. Under pushes it
+        # would only order ties, and measured it cost 5-30% (Microban #111, #145) for nothing.
+        self.walk_first = metric == "moves"
+        # So does the walking the boxes' way forces (sokoban/bounds/walks.py), on every node.
+        # Under pushes it too would only order ties: XSokoban #38's proof took 1.36M
+        # expansions with it, 1.40M without, each ~5% dearer (Microban #123: 51,335 in 5.3 s
+        # against 5.1 s).
+        self.walk_bound = WalkBound(board, tables.live, control.check) if self.walk_first else None
+        self.tunnels = Tunnels(board)
+        self.lift = (MAJOR + 1) * weight  # what one push left adds to f
+        self.shift = board.size.bit_length()
+        self.player_bits = (1 << self.shift) - 1
+        self.across, self.along = _static_blocks(tables)
+        # A queued node's cells in an array: 16 bits each where the board allows
+        self.cell_code = "H" if board.size <= 1 << 16 else "L"
+
+    def begin(
+        self, boxes: int, player: int, settled: tuple[int, Tables], helpers: list, big: list, keep_pulls: list | None
+    ) -> None:
+        """The bounds, the pull table's policy, the table and the queue, with the start in
+        it (`settled`: its boxes frozen on goals and the tables with them as walls)."""
+        tables, board, control, shift = self.tables, self.board, self.control, self.shift
+        self.walled: dict = {0: tables}  # frozen boxes -> tables with them as walls
+        self.never_moving: dict = {}  # (boxes, player's region) key -> boxes that can never move
+        self.probe = CorralProbe(board.size)
+        self.symmetry = symmetry = board_symmetry(board)
+        pairs = pair_bound(board, check=control.check)
+        self.lazy = [pairs.bound] if pairs is not None else []  # and the goal rooms' bounds, once built
+        self.paired = len(self.lazy)
+        self.room_due = ROOM_AFTER  # expansions before the room tables are built (small searches skip them)
+        self.start = (boxes << shift) | player
+        self.walled[settled[0]] = settled[1]
+        first = self._matched(boxes, *settled, player)
+        self.pulls = PullPolicy(board, boxes, first.cost, control, self.metric, self.weight, helpers, big, keep_pulls)
+        keyer = key_maker(symmetry, boxes, shift)
+        self.table: dict = {keyer(player): (0, None, 0)}
+        forced = 0  # (a node's walk forced is part of its f, not of its cost: worked out when taken out)
+        if self.walk_bound is not None and boxes != self.goals:
+            forced = self.walk_bound.walk(player, self.walk_bound.sums(first.order, first.stuck)) * self.per_step
+        node = (self.start, first, keyer(player), 0, 0)  # (as Node lays it out)
+        self.buckets: dict = {(first.cost * self.lift + forced) << LOW | first.cost: [node]}
+        big += [self.table, self.buckets, self.never_moving]
+        self.ids = list(self.buckets)
+        self.footprint = _Footprint(control, len(first.order))
+
+    def run(self) -> tuple[list[Push], int] | None:
+        """Take the nodes out, the least f first, until a goal comes out (proven optimal,
+        see above) or none is left (no plan)."""
+        control, table, buckets, ids, pulls = self.control, self.table, self.buckets, self.ids, self.pulls
+        walk_bound, lazy, goals, shift = self.walk_bound, self.lazy, self.goals, self.shift
+        player_bits, lift, per_step = self.player_bits, self.lift, self.per_step
+        near, grown, pulls_due, room_due = pulls.near, pulls.grown, pulls.due, self.room_due
+        queued = 1
+        while ids:
+            bucket_id = ids[0]
+            bucket = buckets[bucket_id]
+            node = bucket.pop()
+            key, matching, here, walked, raised_at = node
+            queued -= 1
+            if not bucket:
+                heapq.heappop(ids)
+                del buckets[bucket_id]
+            pushes_left = bucket_id & LEFT_BITS
+            boxes = key >> shift
+            player = key & player_bits
+            if walk_bound is not None and boxes != goals:
+                sums = walk_bound.sums(matching.order, matching.stuck)
+                forced = walk_bound.walk(player, sums) * per_step
+            else:
+                sums, forced = None, 0
+            g = (bucket_id >> LOW) - pushes_left * lift - walked - forced
+            entry = table[here]
+            if entry[0] != g:
+                continue  # superseded by a cheaper route to the same node
+            if boxes == goals:
+                return self._plan(key, here), g
+            # Asked once, and again once the pull table has grown since it last raised the node
+            # (a shallow table's bound taken for good cost up to 1.4x the expansions on
+            # Grigoriev's special levels when the table was sent as it grew).
+            if (lazy or near) and not walked and (pushes_left == matching.cost or raised_at != grown):
+                left = self._bound(boxes, player, g, matching.cost)
+                if left >= UNREACHABLE:
+                    continue  # boxes that can never all reach goals (a pair, the room, the pulls)
+                if left > pushes_left:
+                    _enqueue(buckets, ids, (g + left * lift + forced) << LOW | left, (key, matching, here, 0, grown))
+                    queued += 1
+                    continue
+            if not walked:  # (taken out again with its walk counted in: one expansion, not two)
+                control.tick()
+            if room_due and control.expanded >= room_due:
+                self.lazy[self.paired:], room_due = rooms_in_step(self.tables, bin(boxes).count("1"), control)
+            if pulls_due and control.expanded >= pulls_due:
+                pulls.build()
+                near, grown, pulls_due = pulls.near, pulls.grown, pulls.due
+            if not control.expanded & CHECK_EVERY:
+                pulls.take_sent()
+                near, grown = pulls.near, pulls.grown
+                self.footprint.tell(len(table), queued, pulls.nbytes())
+                if self.weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
+                    control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)
+                control.check()
+            queued += self._expand(node, boxes, player, g, entry, bucket_id, forced, sums)
+        return None
+
+    def _bound(self, boxes: int, player: int, g: int, matched: int) -> int:
+        """The pushes left by the pull table and the lazy bounds (pair, rooms), the node's
+        cost so far `g` and its matching's pushes `matched` given."""
+        pulls = self.pulls
+        near = pulls.near
+        left = near.bound(boxes, player) if near else 0  # boxes frozen on goals too
+        if pulls.plans_known and near and left <= near.radius:
+            pulls.plan_known(g // MAJOR + left)  # (within its radius the table is exact: a plan)
+        # Within its radius the pull table is exact; beyond it, well above the matching,
+        # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
+        # would cost a third of the search's time: they are asked only when it is near.
+        if not near or (near.radius < left < UNREACHABLE and left < matched + NEAR_MATCHING):
+            for bound in self.lazy:
+                left = max(left, bound(boxes, player))
+        return left
+
+    def _expand(
+        self, node: tuple, boxes: int, player: int, g: int, entry: tuple, bucket_id: int, forced: int,
+        sums: tuple | None,
+    ) -> int:
+        """Expand a node taken out: pruned, put back with its walk to the nearest push
+        counted in, put back with boxes that can never move as walls, or its children made.
+        The nodes queued. (`entry`: its table entry; `forced`: the walk its boxes force,
+        counted in its f; `sums`: what the walk bound keeps of its boxes.)"""
+        key, matching, here, walked, raised_at = node
+        board, symmetry, shift, steps = self.board, self.symmetry, self.shift, self.steps
         if symmetry is None:
-            keyer = (boxes << shift).__or__
+            keyer, images = (boxes << shift).__or__, None
         else:
             images = symmetry.images(boxes)
             keyer = symmetry.keyer(boxes, images, shift)
-        free = floor & ~boxes
+        free = self.floor & ~boxes
         seen, layers = board.layers(player, free)
         # Where a push can leave the player: a box beyond, free floor behind (it came from
         # there). Fewer cells looked up only ever prunes less.
+        width = self.width
         sideways = ((boxes >> 1) & (free << 1)) | ((boxes << 1) & (free >> 1))
         upright = ((boxes >> width) & (free << width)) | ((boxes << width) & (free >> width))
         others = (sideways | upright) & seen & ~(1 << player)
-        if _dominated(table, keyer, g, others, layers, per_step):
-            continue
-
-        loose = boxes & ~stuck
-        candidates, movable, wanted = open_pushes(steps, loose, seen, walls.live & ~boxes)
-        if walk_first and wanted and not walked and not layers[0] & wanted:
+        if _dominated(self.table, keyer, g, others, layers, self.per_step):
+            return 0
+        loose = boxes & ~matching.stuck
+        candidates, movable, wanted = open_pushes(steps, loose, seen, matching.walls.live & ~boxes)
+        if self.walk_first and wanted and not walked and not layers[0] & wanted:
             # Every plan from here walks at least to the nearest push first (of those open
             # now, some may yet prove dead: a lower bound): back into the queue with that
             # walk counted in, once; its children are made when it comes out again.
             nearest = next(distance for distance, layer in enumerate(layers) if layer & wanted)
-            raised = nearest * per_step - forced  # (the larger of the two bounds on the walks)
+            raised = nearest * self.per_step - forced  # (the larger of the two bounds on the walks)
             if raised > 0:
-                _enqueue_item(buckets, ids, bucket_id + (raised << LOW), (key, info, here, raised))
-                queued += 1
-                continue
+                _enqueue(self.buckets, self.ids, bucket_id + (raised << LOW), (key, matching, here, raised, raised_at))
+                return 1
         idle = loose & ~movable
         if idle:
             # Boxes with no push now: will any of them ever move? (the player's area grows
             # only where movable boxes get out of the way)
-            # The answer is a fact of the boxes and the player's region, asked again for every
-            # player cell of the region: remembered (bounded; any cached subset stays true).
-            area = (boxes << shift) | ((seen & -seen).bit_length() - 1)
-            never = never_moving.get(area)
-            if never is None:
-                if len(never_moving) > NEVER_CACHE:
-                    never_moving.clear()
-                never = never_moving[area] = immovable(board, player, boxes, idle, movable, walls.live)
-            idle &= never
+            idle &= self._never_moving(boxes, player, seen, idle, movable, matching.walls.live)
             if idle:
-                if idle & ~goals:
-                    continue  # a box off its goal that can never move
-                before = (order, u, v, p, walls)  # this node's matching, over its own tables
-                stuck |= idle
-                walls = walled.get(stuck)
-                if walls is None:
-                    walls = walled[stuck] = with_walls(tables, stuck)
-                if boxes & ~stuck & walls.dead:
-                    continue
-                left, info = matched(boxes, stuck, walls, player, before)
-                if left >= UNREACHABLE:
-                    continue
-                if left > pushes_left:  # a better bound: back into the queue
-                    _enqueue(buckets, ids, (g + left * lift + forced) << LOW | left, key, info, here)
-                    queued += 1
-                    continue
-                order, rows, u, v, p, stuck, walls, matching = info
-                candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, walls.live & ~boxes)
+                if idle & ~self.goals:
+                    return 0  # a box off its goal that can never move
+                matching = self._settled(boxes, player, idle, matching)
+                if matching is None:
+                    return 0
+                if matching.cost > bucket_id & LEFT_BITS:  # a better bound: back into the queue
+                    bucket_id = (g + matching.cost * self.lift + forced) << LOW | matching.cost
+                    _enqueue(self.buckets, self.ids, bucket_id, (key, matching, here, 0, 0))
+                    return 1
+                candidates, movable, wanted = open_pushes(steps, loose & ~idle, seen, matching.walls.live & ~boxes)
         if not candidates:
-            continue
-        corridor_push = tunnels.forced(boxes, player, candidates) if tunnels.cells else None
+            return 0
+        corridor_push = self.tunnels.forced(boxes, player, candidates) if self.tunnels.cells else None
         if corridor_push is not None:  # (a box into a dead-end corridor: on it goes, nothing else)
             candidates = corridor_push
-        elif pushes_only:
-            inward = corral_pushes(board, boxes, seen, walls.live, stuck)
+        elif self.pushes_only:
+            inward = corral_pushes(board, boxes, seen, matching.walls.live, matching.stuck)
             if inward is not None:  # (the pushes into a PI-corral: the others can wait)
                 candidates = inward
                 if not candidates:
-                    continue
+                    return 0
         parent, code = entry[1], entry[2]
-        if parent is not None and probe.dead(tables, boxes, player, seen, (code >> 2) + steps[code & 3]):
-            continue
-        walk = {}
+        if parent is not None and self.probe.dead(self.tables, boxes, player, seen, (code >> 2) + steps[code & 3]):
+            return 0
+        walk = {}  # the walk to each cell a push is made from
         for distance, layer in enumerate(layers):
             hit = layer & wanted
             if hit:
@@ -437,11 +404,26 @@ def _search(
                     hit ^= low
                 if not wanted:
                     break
+        return self._children(boxes, g, here, matching, candidates, walk, images, sums)
 
+    def _children(
+        self, boxes: int, g: int, here: int, matching: Matching, candidates: list, walk: dict, images: object,
+        sums: tuple | None,
+    ) -> int:
+        """Make the children of a node (`here`: its table key) by the pushes `candidates`,
+        and queue those not pruned nor reached as cheaply before: how many."""
+        table, symmetry, shift, steps, floor = self.table, self.symmetry, self.shift, self.steps, self.floor
+        buckets, ids, goals, width = self.buckets, self.ids, self.goals, self.width
+        per_step, per_push, lift, walk_bound = self.per_step, self.per_push, self.lift, self.walk_bound
+        across, along, probe = self.across, self.along, self.probe
+        partners = probe.partners
+        pair_across, pair_along = 0b101, (1 << (2 * width)) | 1
+        order, stuck, walls, p = matching.order, matching.stuck, matching.walls, matching.p
         trows, sided = walls.rows, walls.sided
         column = [0] * len(order)  # column[row] = goal column (1-based) matched to that row
         for j in range(1, len(order) + 1):
             column[p[j] - 1] = j
+        queued = 0
         for d, step, movable in candidates:
             while movable:
                 low = movable & -movable
@@ -478,29 +460,100 @@ def _search(
                 if group:
                     # Newly frozen boxes become walls: new distances, a smaller matching.
                     child_stuck = stuck | group
-                    child_walls = walled.get(child_stuck)
-                    if child_walls is None:
-                        child_walls = walled[child_stuck] = with_walls(tables, child_stuck)
-                    rest = new_boxes & ~child_stuck
-                    if rest & child_walls.dead:
+                    child_walls = self._walls(child_stuck)
+                    if new_boxes & ~child_stuck & child_walls.dead:
                         continue
                     moved = order[:]
                     moved[order.index(cell)] = target
-                    left, info = matched(new_boxes, child_stuck, child_walls, cell, (moved, u, v, p, walls))
+                    pushed = self._matched(new_boxes, child_stuck, child_walls, cell, matching._replace(order=moved))
                 else:
                     # the player, left on `cell`, stands on the side opposite the push
                     row = trows[target] if sided[target] is None else sided[target][(d + 2) & 3][0]
-                    left, info = pushed_matching(trows, row, (order, rows, u, v, p), column, matching, cell, target)
-                    info += (stuck, walls, left)
+                    pushed = pushed_matching(trows, row, matching, column, cell, target)
+                left = pushed.cost
                 if left >= UNREACHABLE:
                     continue
                 table[there] = (cost, here, cell * 4 + d)
                 f = cost + left * lift
                 if walk_bound is not None and new_boxes != goals:
                     f += walk_bound.walk(cell, walk_bound.moved(sums, cell, target)) * per_step
-                _enqueue(buckets, ids, f << LOW | left, child, info, there)
+                _enqueue(buckets, ids, f << LOW | left, (child, pushed, there, 0, 0))
                 queued += 1
-    return None
+        return queued
+
+    def _matched(self, boxes: int, stuck: int, walls: Tables, player: int, before: Matching | None = None) -> Matching:
+        """The boxes' matching afresh, those in `stuck` left out and walls (`walls`), from
+        the matching `before` they froze (its order their cells then) when there was one:
+        a path per pair it broke, not per row."""
+        order = array(self.cell_code, cells_of(boxes & ~stuck))
+        rows = [side_row(walls, b, player) for b in order]
+        if before is None:
+            u, v, p = assign(rows)
+        else:
+            u, v, p = warm_assign(rows, *_carried(before, order, tuple(cells_of(walls.board.goals))))
+        cost = matching_cost(rows, (u, v, p))
+        u, v, p = array("i", u), array("i", v), array("i", p)
+        if all(map(is_, rows, map(walls.rows.__getitem__, order))):
+            rows = None  # every box's best side: the tables' rows (no copy kept per node)
+        return Matching(order, rows, u, v, p, stuck, walls, cost)
+
+    def _walls(self, stuck: int) -> Tables:
+        """The tables with the boxes `stuck` as walls (made once for each set)."""
+        walls = self.walled.get(stuck)
+        if walls is None:
+            walls = self.walled[stuck] = with_walls(self.tables, stuck)
+        return walls
+
+    def _never_moving(self, boxes: int, player: int, seen: int, idle: int, movable: int, live: int) -> int:
+        """Of the boxes `idle` (no push now), those that can never move. The answer is a fact
+        of the boxes and the player's region, asked again for every player cell of the
+        region: remembered (bounded; any cached subset stays true)."""
+        area = (boxes << self.shift) | ((seen & -seen).bit_length() - 1)
+        never = self.never_moving.get(area)
+        if never is None:
+            if len(self.never_moving) > NEVER_CACHE:
+                self.never_moving.clear()
+            never = self.never_moving[area] = immovable(self.board, player, boxes, idle, movable, live)
+        return never
+
+    def _settled(self, boxes: int, player: int, idle: int, matching: Matching) -> Matching | None:
+        """The matching with the boxes `idle` (on goals, never to move) as walls too; None
+        when the other boxes can then never all reach goals."""
+        stuck = matching.stuck | idle
+        walls = self._walls(stuck)
+        if boxes & ~stuck & walls.dead:
+            return None
+        settled = self._matched(boxes, stuck, walls, player, matching)  # (from this node's matching)
+        return None if settled.cost >= UNREACHABLE else settled
+
+    def _plan(self, key: int, here: int) -> list[Push]:
+        """The pushes to the goal node `key` (`here`: its table key), followed back."""
+        if self.symmetry is None:
+            return _pushes_to(self.table, key)
+        return replay(self.board, self.symmetry, self.shift, _chain(self.table, here), self.start)
+
+
+class _Footprint:
+    """What the search holds, told to the control every CHECK_EVERY + 1 expansions (its
+    memory budget stops the search): TABLE_ENTRY_BYTES a table entry, the queued nodes'
+    share and the pull table's (sokoban/pulls/policy.py) over them, or what the process
+    grew by since the search began, where that is more."""
+
+    def __init__(self, control: Control, box_count: int) -> None:
+        self.control = control
+        self.queued_bytes = QUEUED_BYTES + QUEUED_BOX_BYTES * box_count
+        self.resident0 = resident_bytes()
+
+    def tell(self, stored: int, queued: int, pulls_bytes: int) -> None:
+        """`stored`: the table's entries; `queued`: the nodes in the queue."""
+        control = self.control
+        control.stored = stored
+        control.release_seconds = (stored + queued) * RELEASE_SECONDS
+        held = queued * self.queued_bytes + pulls_bytes
+        control.bytes_per_entry = TABLE_ENTRY_BYTES + held // stored
+        resident = resident_bytes() - self.resident0
+        if resident > control.bytes_per_entry * stored:  # (the estimate fell short: Sasquatch #49)
+            control.bytes_per_entry = resident // stored
 
 
 def _dominated(table: dict, keyer: Callable, g: int, cells: int, layers: list[int], per_step: int) -> bool:
@@ -542,18 +595,17 @@ def rooms_in_step(tables: Tables, box_count: int, control: Control) -> tuple[lis
     return [room.bound for room in rooms], 2 * control.expanded if more else 0
 
 
-def pushed_matching(
-    trows: tuple, row: tuple, parent: tuple, column: list, parent_cost: int, cell: int, target: int
-) -> tuple[int, tuple]:
+def pushed_matching(trows: tuple, row: tuple, parent: Matching, column: list, cell: int, target: int) -> Matching:
     """The matching after the box on `cell` moved to `target`, its row now `row`: only
-    that row changed (the player stays on the same side of every other box). The rows
-    are kept only where some box's side row differs from the tables' (`rows` None: those).
+    that row changed (the player stays on the same side of every other box), and the
+    same boxes are stuck. The rows are kept only where some box's side row differs from
+    the tables' (`rows` None: those).
 
     With the parent's potentials the dual bound needs one new row potential;
     when it meets the cost of the parent's assignment (the usual case) both
     are optimal, else one augmenting path repairs the matching.
     """
-    order, rows, u, v, p = parent
+    order, rows, u, v, p, stuck, walls, parent_cost = parent
     i = order.index(cell)
     ui = min(map(sub, row, islice(v, 1, None)))
     lower = parent_cost - u[i + 1] + ui
@@ -569,18 +621,19 @@ def pushed_matching(
     if lower == upper:
         child_u = u[:]
         child_u[i + 1] = ui
-        return upper, (child_order, child_rows, child_u, v, p)
+        return _new(Matching, (child_order, child_rows, child_u, v, p, stuck, walls, upper))
     full = [trows[b] for b in child_order] if child_rows is None else child_rows
     matching = reassign(full, (u, v, p), i)
     child_u, child_v, child_p = (array("i", values) for values in matching)
-    return matching_cost(full, matching), (child_order, child_rows, child_u, child_v, child_p)
+    cost = matching_cost(full, matching)
+    return _new(Matching, (child_order, child_rows, child_u, child_v, child_p, stuck, walls, cost))
 
 
-def _carried(before: tuple, order: tuple, goals: tuple) -> tuple[list, list, list]:
-    """A matching's potentials and pairs (`before`: its rows' cells, u, v, p and its
+def _carried(before: Matching, order: tuple, goals: tuple) -> tuple[list, list, list]:
+    """A matching's potentials and pairs (`before`: its rows' cells, potentials, pairs and
     tables), laid out for the rows `order` and the goal columns `goals` (some of its own:
     boxes froze on the rest). Row potentials are left to warm_assign, which sets them."""
-    old_order, _, old_v, old_p, old_walls = before
+    old_order, old_v, old_p, old_walls = before.order, before.v, before.p, before.walls
     row_of = {cell: i for i, cell in enumerate(order, 1)}
     column_of = {goal: j for j, goal in enumerate(cells_of(old_walls.board.goals), 1)}
     v, p = [0], [0]
@@ -592,17 +645,14 @@ def _carried(before: tuple, order: tuple, goals: tuple) -> tuple[list, list, lis
     return [0] * len(p), v, p
 
 
-def _enqueue(buckets: dict, ids: list, bucket_id: int, key: int, info: tuple, canonical: int) -> None:
-    _enqueue_item(buckets, ids, bucket_id, (key, info, canonical))
-
-
-def _enqueue_item(buckets: dict, ids: list, bucket_id: int, item: tuple) -> None:
+def _enqueue(buckets: dict, ids: list, bucket_id: int, node: tuple) -> None:
+    """Queue `node` (laid out as Node) in its bucket (f << LOW | pushes left)."""
     entries = buckets.get(bucket_id)
     if entries is None:
-        buckets[bucket_id] = [item]
+        buckets[bucket_id] = [node]
         heapq.heappush(ids, bucket_id)
     else:
-        entries.append(item)
+        entries.append(node)
 
 
 def _static_blocks(tables: Tables) -> tuple[list[bool], list[bool]]:
@@ -638,10 +688,3 @@ def _chain(table: dict, key: int) -> list[int]:
         keys.append(key)
         key = table[key][1]
     return keys[::-1]
-
-
-def _pulls_most(budget: Budget, table: PullTableLike) -> int:
-    """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory
-    budget, less what it holds whatever its size."""
-    most = PULLS_MOST_BYTES if budget.memory_bytes is None else int(budget.memory_bytes * PULLS_MEMORY)
-    return max(0, min(PULLS_MOST_BYTES, most) - table.fixed_bytes) // table.bytes_per_entry

@@ -71,7 +71,7 @@ from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import pull_table
-from fewest.solvers.sokoban.searches.push import RELEASE_SECONDS, ROOM_AFTER, pushed_matching, rooms_in_step
+from fewest.solvers.sokoban.searches.push import RELEASE_SECONDS, ROOM_AFTER, Matching, pushed_matching, rooms_in_step
 from fewest.solvers.sokoban.board.tables import Tables, side_row
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
@@ -212,7 +212,7 @@ class _Within:
     """Is there a plan within b pushes from a position? Depth-first over the pushes alone,
     its answers kept by position (box set and the player's region): `failed[key]` the most
     pushes known too few, `done[key]` the fewest known enough. A child's matching comes
-    from its parent's, one row changed (sokoban_search.pushed_matching): worked out afresh,
+    from its parent's, one row changed (sokoban/searches/push.py pushed_matching): worked out afresh,
     the matching took over half the time on Sasquatch #6 (13 boxes).
 
     Every question comes with b no more than the N-push plan leaves after the pushes
@@ -230,7 +230,7 @@ class _Within:
         self.cell_code = "H" if board.size <= 1 << 16 else "L"
         self.failed: dict[int, int] = {}
         self.done: dict[int, int] = {}
-        self.matched: dict[int, tuple] = {}  # (the questions the layers ask: their children's come from them)
+        self.matched: dict[int, Matching] = {}  # (the questions the layers ask: their children's come from them)
         self.before = before  # (the process's size before the table)
         self.laid = 0  # positions in the layers so far
         self.rooms: list = []  # the goal rooms' bounds (sokoban/bounds/rooms.py), once built
@@ -278,7 +278,7 @@ class _Within:
                     child_key = _key(after, child_seen, self.shift)
                     answer = self._known(child_key, after, cell, child_seen, budget - 1, left)
                     if answer is None:
-                        stack.append(self._open(child_key, after, child_seen, budget - 1, (left, matching)))
+                        stack.append(self._open(child_key, after, child_seen, budget - 1, matching))
                         break
                     if answer:
                         found = True
@@ -311,7 +311,7 @@ class _Within:
                 matching = self.matched.get(key)
                 if matching is None:
                     matching = self.matched[key] = self._matching(boxes, player)
-                left = matching[0]
+                left = matching.cost
             if left <= budget:
                 for room in self.rooms:
                     if room(boxes, player) > budget:
@@ -329,15 +329,16 @@ class _Within:
         pulls deep took 17.7 s with them against 191 s."""
         self.rooms, self.room_due = rooms_in_step(self.tables, bin(self.tables.board.goals).count("1"), self.control)
 
-    def _matching(self, boxes: int, player: int) -> tuple[int, tuple]:
-        """The box-to-goal matching (the player's side of each box counted), afresh: its cost
-        and (boxes' cells, rows, potentials u and v, p) as pushed_matching takes them."""
+    def _matching(self, boxes: int, player: int) -> Matching:
+        """The box-to-goal matching (the player's side of each box counted), afresh, as
+        pushed_matching takes it (no box stuck: the tables' own walls)."""
         order = array(self.cell_code, cells_of(boxes))
         rows = [side_row(self.tables, box, player) for box in order]
         u, v, p = assign(rows)
-        return matching_cost(rows, (u, v, p)), (order, rows, array("i", u), array("i", v), array("i", p))
+        cost = matching_cost(rows, (u, v, p))
+        return Matching(order, rows, array("i", u), array("i", v), array("i", p), 0, self.tables, cost)
 
-    def _open(self, key: int, boxes: int, seen: int, budget: int, matched: tuple) -> list:
+    def _open(self, key: int, boxes: int, seen: int, budget: int, matching: Matching) -> list:
         """A position to search (`seen`: the player's region): [key, pushes left, its
         children to try (PI-corral pushes only, where a PI-corral must change) nearest the
         goal first, the next one's index, `seen`]. A child is (its matching's cost, box set,
@@ -355,16 +356,15 @@ class _Within:
                 self.grow_on()
         tables = self.tables
         board = tables.board
-        cost, matching = matched
-        p = matching[4]
-        column = [0] * len(matching[0])  # column[row] = goal column (1-based) matched to that row
+        p = matching.p
+        column = [0] * len(matching.order)  # column[row] = goal column (1-based) matched to that row
         for j in range(1, len(p)):
             column[p[j] - 1] = j
         children = []
         for after, cell, target in _children(tables, boxes, seen, corral_pushes(board, boxes, seen, tables.live, 0)):
             row = side_row(tables, target, cell)  # (the player stays on the same side of the other boxes)
-            left, child = pushed_matching(tables.rows, row, matching, column, cost, cell, target)
-            children.append((left, after, cell, target, child))
+            child = pushed_matching(tables.rows, row, matching, column, cell, target)
+            children.append((child.cost, after, cell, target, child))
         children.sort(key=itemgetter(0))  # (a plan within the pushes left, when there is one, comes sooner)
         return [key, budget, children, 0, seen]
 

@@ -15,7 +15,7 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
-from fewest.solvers.sokoban.searches import push as solver_search
+from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.sokoban.pulls.apart import spare_core
 from tests import oracle
@@ -257,7 +257,7 @@ def no_processes(monkeypatch):
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
-    monkeypatch.setattr(solver_search, "PULLS_APART_AFTER", 1)  # (the pull table's child asked for at once)
+    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)  # (the pull table's child asked for at once)
 
 
 @pytest.mark.parametrize("metric", solver.METRICS)

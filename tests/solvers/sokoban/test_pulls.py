@@ -17,6 +17,7 @@ from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
 from fewest.solvers.sokoban.pulls import table as sokoban_pulls
 from fewest.solvers.sokoban.pulls import apart as sokoban_pulls_apart
 from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_compact
+from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.sokoban.searches import push as sokoban_search
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
@@ -350,10 +351,10 @@ def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatc
     """push_search's keep_pulls: the table grown in the search's process (here in halves,
     with a time budget and no spare core, and held to 500 entries: dropped halfway) comes
     back with its frontier, taken up or not, and grows on to the table a fresh one grows to."""
-    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
-    monkeypatch.setattr(sokoban_search, "spare_core", lambda: False)
-    real = sokoban_search.grown_in_halves
-    monkeypatch.setattr(sokoban_search, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
+    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "spare_core", lambda: False)
+    real = pull_policy.grown_in_halves
+    monkeypatch.setattr(pull_policy, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
         table, control, half, 500, *args, **kwargs))
     use_kind(monkeypatch, kind)
     board, boxes, (table,) = kept_by_the_pushes_alone(36)
@@ -370,7 +371,7 @@ def test_a_table_grown_in_a_child_beside_the_search_is_not_handed_over(monkeypat
     search's own copy was never grown: keep_pulls stays empty (the tie-break grows its own)."""
     if not spare_core():
         pytest.skip("needs two cores")
-    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, True)
     assert kept_by_the_pushes_alone(36)[2] == []
 
@@ -398,15 +399,15 @@ def use_kind(monkeypatch, kind: str) -> type:
 def wait_for_the_child(monkeypatch, apart: bool) -> None:
     """Grow the table beside the search (`apart`) or in it; a table grown apart is taken
     at the search's first look (the search waits for it), so the tests see it used."""
-    monkeypatch.setattr(sokoban_search, "spare_core", lambda: apart)
+    monkeypatch.setattr(pull_policy, "spare_core", lambda: apart)
     monkeypatch.setattr(PullsApart, "ready", lambda self: self._receiver.poll(None))
 
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("budget,apart", [({}, False), ({"seconds": 60.0}, False), ({"seconds": 60.0}, True)])
 def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart, kind):
-    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)  # built on the first expansion
-    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)  # built on the first expansion
+    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, apart)
     table_class = use_kind(monkeypatch, kind)
     asked = []
@@ -423,7 +424,7 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     machine): a node the table raised and that comes out after the table grew is asked
     again (else a shallow table's bound stays with it). Microban #36: 1,809 positions
     are asked at more than one radius; 20 (nodes opened again) without."""
-    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     real_grow, real_bound = CompactPullTable.grow, CompactPullTable.bound
     monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
@@ -513,29 +514,29 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
     the search counts that share as held (else the two together could pass the budget)."""
     from fewest.solvers.sokoban.board.tables import build_tables
 
-    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
-    monkeypatch.setattr(sokoban_search, "spare_core", lambda: True)
+    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "spare_core", lambda: True)
     monkeypatch.setattr(PullsApart, "ready", lambda self: False)  # still growing
     lvl = microban(93)[92][0]
     board = compile_board(lvl)
     memory = 256 << 20
     for helper in (True, False):
         if not helper:
-            monkeypatch.setattr(sokoban_search, "spare_core", lambda: False)
+            monkeypatch.setattr(pull_policy, "spare_core", lambda: False)
         control = Control(Budget(seconds=60.0, nodes=3_000, memory_bytes=memory))
         with pytest.raises(Stopped):
             sokoban_search.push_search(
                 build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes"
             )
         counted = control.stored * control.bytes_per_entry
-        assert (counted >= sokoban_search.PULLS_MEMORY * memory * 0.9) is helper
+        assert (counted >= pull_policy.PULLS_MEMORY * memory * 0.9) is helper
 
 
 def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
     """In a worker thread (the app's hints) the child comes from a server process and makes
     its own table from the board and the start (a table pickles without what it grows
     from): the counts are the same, and tables it sent are used."""
-    monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, True)
     made, taken = [], []
     real_init, real_take = PullsApart.__init__, PullsApart.take
@@ -638,23 +639,23 @@ def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch
 def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart, kind):
     table_class = use_kind(monkeypatch, kind)
     if apart:
-        monkeypatch.setattr(sokoban_search, "PULLS_APART_AFTER", 1)
+        monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
         wait_for_the_child(monkeypatch, True)
-        monkeypatch.setattr(sokoban_search, "PULLS_APART_SHARE", 0.0002)
+        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.0002)
         asked = []
         real_bound = table_class.bound
         monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
         lvl, row = microban(36)[35]
         assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
         assert not asked  # dropped in the child: never asked
-        monkeypatch.setattr(sokoban_search, "PULLS_APART_SHARE", 0.25)  # ample: it completes
+        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.25)  # ample: it completes
         lvl, row = microban(6)[5]  # (searched long enough to look for the table: 235 expansions)
         assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
         assert asked  # complete at once, sent and asked
         return
     wait_for_the_child(monkeypatch, False)
-    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
-    monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
+    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
     grown, asked = [], []
     real_grow, real_bound = table_class.grow, table_class.bound
     monkeypatch.setattr(table_class, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
@@ -662,7 +663,7 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
-    monkeypatch.setattr(sokoban_search, "PULLS_SHARE", 0.002)  # 60 ms a half
+    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.002)  # 60 ms a half
     lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
     grown.clear()
     assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])

@@ -11,7 +11,7 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Control, Status
-from fewest.solvers.sokoban.searches import push as sokoban_search
+from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import CompactPullTable, PullTable
@@ -156,7 +156,7 @@ def test_the_push_search_proves_the_same_counts_with_the_table_limited(monkeypat
     """Grown in step with the search (as with no time budget, here a layer at a time), the
     table gets the pushes of the best plan the search knows; under pushes the counts are the independent search's
     and Microban's, under moves no limit is given."""
-    monkeypatch.setattr(sokoban_search, "PULLS_AFTER", 1)
+    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     real_grow = CompactPullTable.grow  # (a layer each time: the same run on any machine)
     monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))

@@ -85,13 +85,13 @@ def test_pushes_metric_matches_an_independent_dijkstra(seed):
 def test_the_walk_to_the_nearest_push_raises_the_moves_bound_and_keeps_plans_optimal(monkeypatch):
     only_push_search(monkeypatch)
     raised = []
-    enqueue = search._enqueue_item
+    enqueue = search._enqueue
 
-    def counted(buckets, ids, bucket_id, item):
-        raised.append(len(item) > 3)  # (key, info, table key, walk counted in)
-        enqueue(buckets, ids, bucket_id, item)
+    def counted(buckets, ids, bucket_id, node):
+        raised.append(search.Node._make(node).walked > 0)  # (queued again with the walk to its nearest push counted in)
+        enqueue(buckets, ids, bucket_id, node)
 
-    monkeypatch.setattr(search, "_enqueue_item", counted)
+    monkeypatch.setattr(search, "_enqueue", counted)
     rng = random.Random(120)
     for room in random_rooms(120, 20):
         for state in [S.initial_state(room), *positions(room, rng, 3)]:  # mid-game: walks
