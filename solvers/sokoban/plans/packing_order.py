@@ -93,60 +93,90 @@ def packed_search(
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
     Stopped as any search."""
-    board = tables.board
-    floor, steps, goals = board.floor, board.steps, board.goals
     if orders is None:
-        orders = packing_orders(board, boxes, player)
-    packed_goals = 0  # goals of ordered areas: a box there is in place for good
-    for goal in orders:
-        packed_goals |= 1 << goal
-    shift = board.size.bit_length()
-    walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
+        orders = packing_orders(tables.board, boxes, player)
+    return _PackingSearch(tables, orders, control).run(boxes, player)
 
-    def walls_of(packed: int) -> Tables:
-        walls = walled.get(packed)
+
+class _PackingSearch:
+    """The search above. A position (boxes, the player's region) is kept in `came` with its
+    way back, and queued twice: in `queue`, the least matching first (ties first in, first
+    out), and in `cells`, the same by cell (its features); `visits` counts the positions
+    taken out of each cell."""
+
+    def __init__(self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control) -> None:
+        self.tables, self.orders, self.control = tables, orders, control
+        self.board = board = tables.board
+        self.packed_goals = 0  # goals of ordered areas: a box there is in place for good
+        for goal in orders:
+            self.packed_goals |= 1 << goal
+        self.shift = board.size.bit_length()
+        self.walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
+        self.came: dict[int, tuple[int | None, list[Push]]] = {}
+        self.queue: list = []
+        self.cells: dict[tuple[int, int], list] = {}
+        self.visits: dict[tuple[int, int], int] = {}
+        self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
+
+    def run(self, boxes: int, player: int) -> list[Push] | None:
+        control, came, goals = self.control, self.came, self.board.goals
+        start = self.region_key(boxes, player)
+        came[start] = (None, [])
+        first = (self.distance(boxes), 0, start, boxes, player)
+        self.queue.append(first)
+        self.cells[self.features(boxes)] = [first]
+        done = set()  # positions expanded (each is in two queues)
+        control.bytes_per_entry = ENTRY_BYTES
+        while self.queue:
+            from_cells = CELL_TURN and self.cells and control.expanded % CELL_TURN == CELL_TURN - 1
+            key, boxes, player = self._take(from_cells)
+            if key in done:
+                continue
+            done.add(key)
+            control.tick()
+            if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
+                control.stored = len(came)
+                control.check()
+            if boxes & goals == goals:
+                return _chain(came, key)
+            self._expand(key, boxes, player, from_cells)
+        return None
+
+    def walls_of(self, packed: int) -> Tables:
+        walls = self.walled.get(packed)
         if walls is None:
-            walls = walled[packed] = with_walls(tables, packed)
+            walls = self.walled[packed] = with_walls(self.tables, packed)
         return walls
 
-    def region_key(boxes: int, player: int) -> int:
-        region = board.reach(player, floor & ~boxes)
-        return (boxes << shift) | ((region & -region).bit_length() - 1)
+    def region_key(self, boxes: int, player: int) -> int:
+        region = self.board.reach(player, self.board.floor & ~boxes)
+        return (boxes << self.shift) | ((region & -region).bit_length() - 1)
 
-    def distance(boxes: int) -> int:
+    def distance(self, boxes: int) -> int:
         """The boxes not yet packed, matched to the goals not yet packed (push distances
         with the packed boxes as walls)."""
-        packed = boxes & packed_goals
-        rows = walls_of(packed).rows
+        packed = boxes & self.packed_goals
+        rows = self.walls_of(packed).rows
         return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
 
-    def features(boxes: int) -> tuple[int, int]:
+    def features(self, boxes: int) -> tuple[int, int]:
         """The position's cell: its boxes packed (more first) and the pieces the boxes cut
         the free floor into (fewer first)."""
-        return -(boxes & packed_goals).bit_count(), len(board.parts(floor & ~boxes))
+        return -(boxes & self.packed_goals).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
 
-    def enqueue(child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
+    def enqueue(self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
         """Keep a new position: its way back, and its entry in both queues."""
-        nonlocal count
-        came[child] = (parent, pushes)
-        count += 1  # (also keeps two entries from ever comparing their boxes)
-        entry = (left, count, child, moved, at)
-        heapq.heappush(queue, entry)
-        heapq.heappush(cells.setdefault(features(moved), []), entry)
+        self.came[child] = (parent, pushes)
+        self.count += 1
+        entry = (left, self.count, child, moved, at)
+        heapq.heappush(self.queue, entry)
+        heapq.heappush(self.cells.setdefault(self.features(moved), []), entry)
 
-    start = region_key(boxes, player)
-    came: dict[int, tuple[int | None, list[Push]]] = {start: (None, [])}
-    first = (distance(boxes), 0, start, boxes, player)
-    queue = [first]  # every position, the least matching first (ties first in, first out)
-    cells: dict[tuple[int, int], list] = {features(boxes): [first]}  # the same, by cell
-    visits: dict[tuple[int, int], int] = {}  # positions taken out of each cell
-    done = set()  # positions expanded (each is in two queues)
-    count = 0
-    control.bytes_per_entry = ENTRY_BYTES
-    while queue:
-        from_cells = CELL_TURN and cells and control.expanded % CELL_TURN == CELL_TURN - 1
+    def _take(self, from_cells: bool) -> tuple[int, int, int]:
+        """The next position (key, boxes, player), from the cells or the greedy queue."""
         if from_cells:
             # the cell taken from least often (ties: the most packed, the fewest pieces)
+            cells, visits = self.cells, self.visits
             cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
             visits[cell_key] = visits.get(cell_key, 0) + 1
             in_cell = cells[cell_key]
@@ -154,36 +184,38 @@ def packed_search(
             if not in_cell:
                 del cells[cell_key]
         else:
-            _, _, key, boxes, player = heapq.heappop(queue)
-        if key in done:
-            continue
-        done.add(key)
-        control.tick()
-        if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
-            control.stored = len(came)
-            control.check()
-        if boxes & goals == goals:
-            return _chain(came, key)
-        free = floor & ~boxes
+            _, _, key, boxes, player = heapq.heappop(self.queue)
+        return key, boxes, player
+
+    def _expand(self, key: int, boxes: int, player: int, from_cells: bool) -> None:
+        """Queue the children of a position taken out (and, from the cells, the advisor's)."""
+        board, goals = self.board, self.board.goals
+        free = board.floor & ~boxes
         seen = board.reach(player, free)
-        stuck = boxes & packed_goals
-        walls = walls_of(stuck)
+        stuck = boxes & self.packed_goals
+        walls = self.walls_of(stuck)
         live = walls.live
         loose = boxes & ~stuck
-        candidates, movable, _ = open_pushes(steps, loose, seen, live & free)
+        candidates, movable, _ = open_pushes(board.steps, loose, seen, live & free)
         idle = loose & ~movable
         if idle and immovable(board, player, boxes, idle, movable, live) & ~goals:
-            continue  # a box off its goal that can never move
+            return  # a box off its goal that can never move
         inward = corral_pushes(board, boxes, seen, live, stuck)
         if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
             candidates = inward
-        children = _advised(board, walls, orders, boxes, loose, player) if ADVISE and from_cells else []
+        children = _advised(board, walls, self.orders, boxes, loose, player) if ADVISE and from_cells else []
         for pushes, moved, at in children:
-            child = region_key(moved, at)
-            if child not in came:
-                left = distance(moved)
+            child = self.region_key(moved, at)
+            if child not in self.came:
+                left = self.distance(moved)
                 if left < UNREACHABLE:
-                    enqueue(child, key, pushes, left, moved, at)
+                    self.enqueue(child, key, pushes, left, moved, at)
+        self._pushed(key, boxes, walls, stuck, loose, candidates)
+
+    def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
+        """Queue the children of the pushes `candidates` from the position `key`: a push onto
+        an ordered area's goal goes on to the order's next empty goal, or is not made."""
+        board, orders, came, goals = self.board, self.orders, self.came, self.board.goals
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
@@ -207,11 +239,11 @@ def packed_search(
                         at = more[-1][0]
                 elif frozen_group(walls, moved & ~stuck, target) & ~goals:
                     continue  # frozen off its goal for ever
-                child = region_key(moved, at)
+                child = self.region_key(moved, at)
                 if child in came:
                     continue
                 if packing is not None or len(order) < 3:
-                    left = distance(moved)
+                    left = self.distance(moved)
                 else:
                     if matching is None:
                         matching = assign(rows)
@@ -220,8 +252,7 @@ def packed_search(
                     moved_rows[row] = walls.rows[target]
                     left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
                 if left < UNREACHABLE:
-                    enqueue(child, key, pushes, left, moved, at)
-    return None
+                    self.enqueue(child, key, pushes, left, moved, at)
 
 
 def _advised(
