@@ -28,7 +28,8 @@ sides hold their states in numpy arrays (sokoban/searches/meet_compact.py): some
 bytes of table a state where a dict holds about 130, and a layer made a chunk
 at a time. Microban #139 under moves is proven that way (335 moves, 15 s
 alone, 18 s in the benchmark), where the dicts ran out of memory at a bound
-of 285. The dicts below serve the other boards.
+of 285. The dicts below serve the other boards. Both are sides of one interface
+(sokoban/searches/meet_side.py), grown by the same loop.
 
 On a board with mirror symmetry (sokoban/board/symmetry.py) both sides keep one
 entry for all images of a state: the distance to the goal is the same for
@@ -47,7 +48,8 @@ from fewest.solvers.common.control import Control, Stopped, collector_paused
 from fewest.solvers.common.held_bytes import dict_bytes, int_bytes, resident_bytes
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, cells_of
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
-from fewest.solvers.sokoban.searches.meet_compact import DEPTH, Packing, Side, meet_packed
+from fewest.solvers.sokoban.searches.meet_compact import Packing, Side, meet_packed
+from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 from fewest.solvers.sokoban.board.symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban.board.tables import Tables
 
@@ -96,27 +98,42 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[st
         for image in symmetry.images(reachable):
             reachable |= image
     forward_steps, backward_steps = _forward_steps(tables), _backward_steps(board, reachable)
-    grow_forward = _layer(symmetry, shift, forward_steps)
-    grow_backward = _layer(symmetry, shift, backward_steps)
-    ahead, behind = list(forward), list(backward)
-    a = b = 0
-    while ahead and behind:
-        control.bound = a + b + 1  # no plan is shorter: the sides share nothing yet
-        if len(ahead) <= len(behind):
-            a += 1
-            ahead = grow_forward(ahead, forward, a, control, len(backward))
-            new, other = ahead, backward
-        else:
-            b += 1
-            behind = grow_backward(behind, backward, b, control, len(forward))
-            new, other = behind, forward
-        control.stored = len(forward) + len(backward)
-        shared = [state for state in new if state in other]
-        if shared:
-            middle = min((forward[s] + backward[s], s) for s in shared)[1]
-            sides = (forward.get, backward.get)
-            return _plan_through(board, shift, key, start, middle, sides, (forward_steps, backward_steps))
-    return None
+    ahead = _DictSide(forward, _layer(symmetry, shift, forward_steps))
+    behind = _DictSide(backward, _layer(symmetry, shift, backward_steps))
+    middle = meet_in_the_middle(ahead, behind, control)
+    if middle is None:
+        return None
+    sides = (forward.get, backward.get)
+    return _plan_through(board, shift, key, start, middle, sides, (forward_steps, backward_steps))
+
+
+class _DictSide(MeetSide):
+    """One end's states in a dict (`seen`: state key -> depth * DEPTH + pushes) and its last
+    layer in a list, the next made by `grow_layer` (as _layer makes it)."""
+
+    def __init__(self, seen: dict, grow_layer: Callable) -> None:
+        self.seen, self.grow_layer = seen, grow_layer
+        self.layer = list(seen)
+        self.depth = 0
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+    @property
+    def frontier(self) -> int:
+        return len(self.layer)
+
+    def grow(self, control: Control, other: _DictSide) -> None:
+        self.depth += 1
+        self.layer = self.grow_layer(self.layer, self.seen, self.depth, control, len(other))
+
+    def meeting(self, other: _DictSide, control: Control) -> int | None:
+        """Of the last layer's states that `other` holds, the one with the fewest pushes in
+        all (ties: the least key), or None."""
+        shared = [state for state in self.layer if state in other.seen]
+        if not shared:
+            return None
+        return min((self.seen[s] + other.seen[s], s) for s in shared)[1]
 
 
 def _meet_packed(

@@ -26,8 +26,8 @@ from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.board.board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.common.state_table import GROW_SLICE, SLICE, SLICE_BYTES, StateTable
+from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 
-DEPTH = 1 << 16  # a stored value is depth * DEPTH + pushes (pushes < DEPTH on any board), on both versions' sides
 CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
 # A chunk's new states on their way into the table, per state at most: the states, pushes
@@ -183,16 +183,25 @@ def fewest(states: np.ndarray, pushes: np.ndarray, *more: np.ndarray) -> tuple[n
     return (states[starts], np.minimum.reduceat(pushes, starts), *(part[order][starts] for part in more))
 
 
-class Side:
-    """One end's states (a StateTable: state -> depth * DEPTH + pushes) and its last layer."""
+class Side(MeetSide):
+    """One end's states (a StateTable: state -> depth * DEPTH + pushes) and its last layer,
+    the next made by `expand` (forward_steps or backward_steps) on `pack`'s states."""
 
-    def __init__(self, states: np.ndarray) -> None:
+    def __init__(self, states: np.ndarray, pack: Packing | None, expand: Expand) -> None:
+        self.pack, self.expand = pack, expand
         self.table = StateTable()
         self.table.add(states, np.zeros(len(states), np.uint32))
         self.layer: Layer = (states, np.zeros(len(states), np.uint32), np.full(len(states), NO_WAY, np.uint8))
         self.depth = 0
         self.making: list[Layer] = []  # the next layer's new states, a chunk at a time, while it is made
         self.coming = 0  # states a chunk is about to put in
+
+    def __len__(self) -> int:
+        return self.table.count
+
+    @property
+    def frontier(self) -> int:
+        return len(self.layer[0])
 
     @property
     def nbytes(self) -> int:
@@ -212,9 +221,10 @@ class Side:
             held += min(CHUNK, len(self.layer[0])) * CHUNK_BYTES
         return held
 
-    def grow(self, pack: Packing, expand: Expand, control: Control) -> None:
+    def grow(self, control: Control, other: MeetSide | None = None) -> None:
         """Make the next layer: the states one step further that no layer holds yet, each
-        with its fewest pushes from this layer."""
+        with its fewest pushes from this layer. (`other`: not needed here.)"""
+        pack, expand = self.pack, self.expand
         states, pushes, back = self.layer
         base = np.uint32((self.depth + 1) * DEPTH)
         lowered = []  # (states, pushes) of this layer made again with fewer pushes
@@ -243,6 +253,16 @@ class Side:
         self.layer, self.making = (made, values, ways), []
         self.depth += 1
 
+    def meeting(self, other: Side, control: Control) -> int | None:
+        """Of the last layer's states that `other` holds, the one with the fewest pushes in
+        all (the first of them in the layer), or None."""
+        states, pushes, _ = self.layer
+        held, values = other.table.get(states, control.check)
+        if not held.any():
+            return None
+        totals = values[held].astype(np.int64) + pushes[held] + self.depth * DEPTH
+        return int(states[held][np.argmin(totals)])
+
     def value(self, pack: Packing, boxes: int, player: int) -> int | None:
         """depth * DEPTH + pushes of a state (as masks) this side holds, else None."""
         if not _packable(pack, boxes):
@@ -263,23 +283,10 @@ def meet_packed(
     rebuilt from them in sokoban/searches/meet.py); None when there is no plan. Raises Stopped."""
     start = pack.pack(boxes, player)
     ends = np.array([pack.pack(board.goals, cell) for cell in cells_of(board.floor & ~board.goals)], np.uint64)
-    forward, backward = Side(np.array([start], np.uint64)), Side(np.unique(ends))
+    forward = Side(np.array([start], np.uint64), pack, forward_steps)
+    backward = Side(np.unique(ends), pack, backward_steps)
     control.measure_memory = lambda: forward.nbytes + backward.nbytes
     if start in set(ends.tolist()):
         return (boxes, player, forward, backward)
-    while len(forward.layer[0]) and len(backward.layer[0]):
-        control.bound = forward.depth + backward.depth + 1  # no plan is shorter: the sides share nothing yet
-        if len(forward.layer[0]) <= len(backward.layer[0]):
-            forward.grow(pack, forward_steps, control)
-            new, other = forward, backward
-        else:
-            backward.grow(pack, backward_steps, control)
-            new, other = backward, forward
-        control.stored = forward.table.count + backward.table.count
-        states, pushes, _ = new.layer
-        held, values = other.table.get(states, control.check)
-        if held.any():
-            totals = values[held].astype(np.int64) + pushes[held] + new.depth * DEPTH
-            middle = int(states[held][np.argmin(totals)])
-            return (*pack.unpack(middle), forward, backward)
-    return None
+    middle = meet_in_the_middle(forward, backward, control)
+    return None if middle is None else (*pack.unpack(middle), forward, backward)

@@ -110,8 +110,8 @@ def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, se
         ways = np.full(len(children), sokoban_meet_packed.NO_WAY, np.uint8)
         return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32), ways
 
-    side = sokoban_meet_packed.Side(np.array([1, 2], np.uint64))
-    side.grow(None, expand, Control())
+    side = sokoban_meet_packed.Side(np.array([1, 2], np.uint64), None, expand)
+    side.grow(Control())
     states, pushes, _ = side.layer
     assert dict(zip(states.tolist(), pushes.tolist())) == {10: 1, 11: 0}
     held, values = side.table.get(np.array([10], np.uint64))
