@@ -48,7 +48,7 @@ from fewest.solvers.common.control import Control, Stopped, collector_paused
 from fewest.solvers.common.held_bytes import dict_bytes, int_bytes, resident_bytes
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, cells_of
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
-from fewest.solvers.sokoban.searches.meet_compact import Packing, Side, meet_packed
+from fewest.solvers.sokoban.searches.meet_compact import CompactStates, Side, meet_compact_states
 from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 from fewest.solvers.sokoban.board.symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban.board.tables import Tables
@@ -81,9 +81,9 @@ def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tu
 def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
     board = tables.board
     goals = board.goals
-    pack = Packing(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
+    pack = CompactStates(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
     if pack.fits and boxes:
-        return _meet_packed(tables, pack, boxes, player, control)
+        return _meet_compact(tables, pack, boxes, player, control)
     shift = board.size.bit_length()
     symmetry = board_symmetry(board)
     key = _keyer(symmetry, shift)
@@ -136,12 +136,12 @@ class _DictSide(MeetSide):
         return min((self.seen[s] + other.seen[s], s) for s in shared)[1]
 
 
-def _meet_packed(
-    tables: Tables, pack: Packing, boxes: int, player: int, control: Control
+def _meet_compact(
+    tables: Tables, pack: CompactStates, boxes: int, player: int, control: Control
 ) -> tuple[str, int, int] | None:
     """The search on packed states (sokoban/searches/meet_compact.py), its plan made here."""
     board = tables.board
-    met = meet_packed(pack, board, boxes, player, control)
+    met = meet_compact_states(pack, board, boxes, player, control)
     if met is None:
         return None
     middle_boxes, middle_player, forward, backward = met

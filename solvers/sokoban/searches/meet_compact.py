@@ -37,12 +37,12 @@ COMING_BYTES = 64
 # (states, pushes, way back): the states distinct; per state, a direction whose step (a walk)
 # leads back to a state held already (the one it was made from), NO_WAY where none is known
 Layer = tuple[np.ndarray, np.ndarray, np.ndarray]
-Expand = Callable[["Packing", np.ndarray, np.ndarray, np.ndarray], Layer]
+Expand = Callable[["CompactStates", np.ndarray, np.ndarray, np.ndarray], Layer]
 NO_WAY = 4
 Frozen = Callable[[int, int], bool]
 
 
-class Packing:
+class CompactStates:
     """Cells as indices and bits: a state is boxes' bits << player_bits | player's index."""
 
     def __init__(self, board: Board, tables: Tables, boxes: int, frozen: Frozen | None = None) -> None:
@@ -98,7 +98,7 @@ def _state(high: np.ndarray, player: np.ndarray) -> np.ndarray:
     return high | player.view(np.uint64)
 
 
-def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
+def forward_steps(pack: CompactStates, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
     """Every step from each state (not distinct): walks, but not back the way it came
     (that state is held already: about a third of the steps made), and pushes onto live
     floor."""
@@ -129,7 +129,7 @@ def forward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: n
     return np.concatenate(made), np.concatenate(counts), np.concatenate(ways)
 
 
-def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarray:
+def _not_frozen(pack: CompactStates, boxes: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """False where the box just pushed onto `cells` is part of a freeze off the goals: asked
     of `pack.frozen` only where the box is walled or boxed in on both axes (the cheap test)."""
 
@@ -143,7 +143,7 @@ def _not_frozen(pack: Packing, boxes: np.ndarray, cells: np.ndarray) -> np.ndarr
     return kept
 
 
-def backward_steps(pack: Packing, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
+def backward_steps(pack: CompactStates, states: np.ndarray, pushes: np.ndarray, back: np.ndarray) -> Layer:
     """Every step undone from each state: a walk back (but not the way it came), or a pull
     (a push undone) of the box behind the player onto his cell, where some start box can
     be pushed."""
@@ -187,7 +187,7 @@ class Side(MeetSide):
     """One end's states (a StateTable: state -> depth * DEPTH + pushes) and its last layer,
     the next made by `expand` (forward_steps or backward_steps) on `pack`'s states."""
 
-    def __init__(self, states: np.ndarray, pack: Packing | None, expand: Expand) -> None:
+    def __init__(self, states: np.ndarray, pack: CompactStates | None, expand: Expand) -> None:
         self.pack, self.expand = pack, expand
         self.table = StateTable()
         self.table.add(states, np.zeros(len(states), np.uint32))
@@ -263,7 +263,7 @@ class Side(MeetSide):
         totals = values[held].astype(np.int64) + pushes[held] + self.depth * DEPTH
         return int(states[held][np.argmin(totals)])
 
-    def value(self, pack: Packing, boxes: int, player: int) -> int | None:
+    def value(self, pack: CompactStates, boxes: int, player: int) -> int | None:
         """depth * DEPTH + pushes of a state (as masks) this side holds, else None."""
         if not _packable(pack, boxes):
             return None
@@ -271,12 +271,12 @@ class Side(MeetSide):
         return int(values[0]) if held[0] else None
 
 
-def _packable(pack: Packing, boxes: int) -> bool:
+def _packable(pack: CompactStates, boxes: int) -> bool:
     return all(cell in pack.bit_of for cell in cells_of(boxes))
 
 
-def meet_packed(
-    pack: Packing, board: Board, boxes: int, player: int, control: Control
+def meet_compact_states(
+    pack: CompactStates, board: Board, boxes: int, player: int, control: Control
 ) -> tuple[int, int, Side, Side] | None:
     """The search from both ends: (boxes, player) of a state both sides hold on a shortest
     plan with the fewest pushes among them, and the forward and backward sides (the plan is

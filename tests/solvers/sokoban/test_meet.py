@@ -12,7 +12,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.searches import meet as sokoban_meet
-from fewest.solvers.sokoban.searches import meet_compact as sokoban_meet_packed
+from fewest.solvers.sokoban.searches import meet_compact as sokoban_meet_compact
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.searches.meet import meet_search
 from fewest.solvers.sokoban.board.symmetry import board_symmetry
@@ -55,7 +55,7 @@ def assert_like_the_dijkstra(room: S.Level) -> None:
 @pytest.fixture
 def dict_version(monkeypatch):
     """States held in Python dicts, as on boards whose states take more than 64 bits."""
-    monkeypatch.setattr(sokoban_meet_packed.Packing, "fits", property(lambda self: False))
+    monkeypatch.setattr(sokoban_meet_compact.CompactStates, "fits", property(lambda self: False))
 
 
 @pytest.mark.parametrize("seed", range(200, 206))
@@ -77,7 +77,7 @@ def test_the_two_versions_hold_the_same_states():
     packed, held_in_dicts = Control(), Control()
     found = meet(lvl, packed)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sokoban_meet_packed.Packing, "fits", property(lambda self: False))
+        patch.setattr(sokoban_meet_compact.CompactStates, "fits", property(lambda self: False))
         assert meet(lvl, held_in_dicts) == found
     assert packed.stored == held_in_dicts.stored > 500
 
@@ -87,7 +87,7 @@ def test_a_board_whose_states_take_more_than_64_bits_is_searched_in_dicts():
     rows[5] = "#     @$.    #"  # 70 cells a box may stand on, and 108 for the player: 77 bits
     lvl = level("\n".join(rows))
     board = compile_board(lvl)
-    assert not sokoban_meet_packed.Packing(board, build_tables(board), board.mask(S.initial_state(lvl).boxes)).fits
+    assert not sokoban_meet_compact.CompactStates(board, build_tables(board), board.mask(S.initial_state(lvl).boxes)).fits
     assert meet(lvl)[1:] == (1, 1)
 
 
@@ -95,27 +95,27 @@ def test_a_layer_keeps_each_state_once_with_its_fewest_pushes():
     # (a state met twice in one chunk: reached by a walk and by a push, say)
     states = np.array([9, 4, 9, 7, 4, 9], np.uint64)
     pushes = np.array([3, 2, 1, 5, 6, 2], np.uint32)
-    kept, least = sokoban_meet_packed.fewest(states, pushes)
+    kept, least = sokoban_meet_compact.fewest(states, pushes)
     assert kept.tolist() == [4, 7, 9] and least.tolist() == [2, 5, 1]
-    assert [len(part) for part in sokoban_meet_packed.fewest(states[:0], pushes[:0])] == [0, 0]
+    assert [len(part) for part in sokoban_meet_compact.fewest(states[:0], pushes[:0])] == [0, 0]
 
 
 @pytest.mark.parametrize("first, second", [(5, 1), (1, 5)])
 def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, second, monkeypatch):
-    monkeypatch.setattr(sokoban_meet_packed, "CHUNK", 1)  # (each state expanded in a chunk of its own)
+    monkeypatch.setattr(sokoban_meet_compact, "CHUNK", 1)  # (each state expanded in a chunk of its own)
     made = {1: [(10, first), (11, 0)], 2: [(10, second)]}  # state 10 from both, in two chunks
 
     def expand(pack, states, pushes, back):
         children = [child for state in states.tolist() for child in made[state]]
-        ways = np.full(len(children), sokoban_meet_packed.NO_WAY, np.uint8)
+        ways = np.full(len(children), sokoban_meet_compact.NO_WAY, np.uint8)
         return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32), ways
 
-    side = sokoban_meet_packed.Side(np.array([1, 2], np.uint64), None, expand)
+    side = sokoban_meet_compact.Side(np.array([1, 2], np.uint64), None, expand)
     side.grow(Control())
     states, pushes, _ = side.layer
     assert dict(zip(states.tolist(), pushes.tolist())) == {10: 1, 11: 0}
     held, values = side.table.get(np.array([10], np.uint64))
-    assert held[0] and values[0] == sokoban_meet_packed.DEPTH + 1
+    assert held[0] and values[0] == sokoban_meet_compact.DEPTH + 1
 
 
 @pytest.mark.parametrize("steps", ["forward_steps", "backward_steps"])
@@ -123,8 +123,8 @@ def test_a_step_back_the_way_a_state_came_is_not_made_again(steps):
     lvl = level("#######\n#     #\n# @$. #\n#     #\n#######")
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
-    pack = sokoban_meet_packed.Packing(board, build_tables(board), boxes)
-    expand = getattr(sokoban_meet_packed, steps)
+    pack = sokoban_meet_compact.CompactStates(board, build_tables(board), boxes)
+    expand = getattr(sokoban_meet_compact, steps)
 
     def made_from(state: int, back: int) -> tuple[list, list]:
         made, _, ways = expand(pack, np.array([state], np.uint64), np.zeros(1, np.uint32), np.array([back], np.uint8))
@@ -132,11 +132,11 @@ def test_a_step_back_the_way_a_state_came_is_not_made_again(steps):
 
     start = pack.pack(boxes, player)
     left = pack.pack(boxes, player - 1)  # (a step left, d = 0: its way back is right, 2)
-    made, ways = made_from(start, sokoban_meet_packed.NO_WAY)
+    made, ways = made_from(start, sokoban_meet_compact.NO_WAY)
     assert left in made and ways[made.index(left)] == 2
     back_again, _ = made_from(left, 2)
     assert start not in back_again and len(back_again) >= 2  # (up and down still made)
-    assert start in made_from(left, sokoban_meet_packed.NO_WAY)[0]
+    assert start in made_from(left, sokoban_meet_compact.NO_WAY)[0]
 
 
 def test_microban_levels_match_the_proven_counts():
