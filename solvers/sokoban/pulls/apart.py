@@ -1,7 +1,7 @@
 """The pull table grown in a second process while the push search goes on.
 
 With a time budget the push search spends a share of it on the pull table
-(sokoban/searches/push.py). On a machine with a spare core that share need not stop
+(sokoban/pulls/policy.py). On a machine with a spare core that share need not stop
 the search: a forked child grows the table (with the same halfway rule: a
 table not past the start's matching, nor about to be, is dropped) and sends it
 back as it grows once it is past the matching (after a layer that made it

@@ -7,7 +7,7 @@ earlier one). A node is the box set and the player's region (its lowest
 cell), so one entry serves every player cell of the region.
 
 The search grows a layer at a time and can stop anywhere (the push search
-gives it a share of its time, sokoban/searches/push.py): every layer up to some
+gives it a share of its time, sokoban/pulls/policy.py): every layer up to some
 radius r is then complete, so a position missing from the table needs more
 than r pushes. The bound it gives is exact within r pulls of the goal and
 r + 1 everywhere else, far above the matching on a level whose boxes all
