@@ -207,12 +207,8 @@ def from_book(book: PlanBook, state: Any, last: Any) -> Analysis | None:
 
 
 def _is_dead(family: str, level: Any, state: Any) -> bool:
-    """Cheap deadlock test (Sokoban only): True means certainly unsolvable."""
-    if family != "sokoban":
-        return False
-    from fewest.solvers.sokoban.pruning.deadlock import is_dead
-
-    return bool(is_dead(level, state))
+    """The family's quick deadlock test, if it has one: True means certainly unsolvable."""
+    return bool(api.is_dead(family, level, state))
 
 
 def analyse(

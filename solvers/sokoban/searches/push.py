@@ -68,7 +68,8 @@ from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable, set
 from fewest.solvers.sokoban.bounds.pairs import pair_bound
 from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
 from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, grown_in_halves, pull_table
-from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.common.processes import spare_core
+from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.bounds.rooms import room_bounds_within
 from fewest.solvers.sokoban.board.symmetry import board_symmetry, key_maker, replay
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, side_row, with_walls

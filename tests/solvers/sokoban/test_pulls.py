@@ -20,7 +20,8 @@ from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_packed
 from fewest.solvers.sokoban.searches import push as sokoban_search
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.pulls.table import PackedPullTable, PullTable, pull_table
-from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.common.processes import spare_core
+from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.compact import fits
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
 from tests.sokoban_support import (
