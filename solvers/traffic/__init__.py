@@ -8,6 +8,7 @@ from fewest.solvers.common.control import Check, Control, no_check
 from fewest.solvers.common.solution import Solution
 from fewest.solvers.contract import BenchCase, FamilySolver
 from fewest.solvers.traffic import solver as _solver
+from fewest.solvers.traffic.tuning import TUNING, TrafficTuning
 
 
 class TrafficSolver(FamilySolver):
@@ -16,11 +17,14 @@ class TrafficSolver(FamilySolver):
     family = "traffic"
     metrics = _solver.METRICS
 
+    def __init__(self, tuning: TrafficTuning = TUNING) -> None:
+        self.tuning = tuning
+
     def solve(self, level: Any, state: Any, control: Control, metric: str = "moves") -> Solution:
-        return _solver.solve(level, state, control, metric)
+        return _solver.solve(level, state, control, metric, self.tuning)
 
     def warm_up(self, level: Any, check: Check = no_check) -> None:
-        _solver.warm_up(level, check)
+        _solver.warm_up(level, check, self.tuning)
 
     def bench_cases(self, quick: bool) -> list[BenchCase]:
         return _solver.bench_cases(quick)

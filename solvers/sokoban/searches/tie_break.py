@@ -211,7 +211,7 @@ class _Within:
     """Is there a plan within b pushes from a position? Depth-first over the pushes alone,
     its answers kept by position (box set and the player's region): `failed[key]` the most
     pushes known too few, `done[key]` the fewest known enough. A child's matching comes
-    from its parent's, one row changed (sokoban_search.pushed_matching): worked out afresh,
+    from its parent's, one row changed (push.pushed_matching): worked out afresh,
     the matching took over half the time on Sasquatch #6 (13 boxes).
 
     Every question comes with b no more than the N-push plan leaves after the pushes
