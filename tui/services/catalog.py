@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
+from fewest.levels.bundled import FAMILY_ORDER, bundled_packs, is_bundled
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
+from fewest.solvers.common.solution import Status
+from fewest.tui.services.level_summary import counted
 from fewest.tui.services.progress import ProgressStore
 
 
@@ -104,3 +107,34 @@ def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> in
 def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:
     """The par the level's file states, counted by `metric`."""
     return entry.push_par if metric == "pushes" else entry.par
+
+
+def file_par_text(entry: LevelEntry) -> str | None:
+    """The par the level's file states, in words ("par 12", else "par 7 pushes"), if any."""
+    for metric in ("moves", "pushes"):
+        said = file_par(entry, metric)
+        if said is not None:
+            return f"par {said}" if metric == "moves" else f"par {counted(said, 'push', 'pushes')}"
+    return None
+
+
+def par_unproven(entry: LevelEntry, store: ProgressStore, metric: str) -> bool:
+    """Is there a par to learn by `metric`: none known, or a user's file says one the
+    solver has not proven?"""
+    if store.level(entry.key).par_by(metric) is not None:
+        return False
+    return file_par(entry, metric) is None or not is_bundled(entry)
+
+
+def par_proven_by(rules: Any, metric: str, status: Status, plan: Sequence[Any], at_least: int | None,
+                  moves: int) -> tuple[int, Sequence[Any] | None] | None:
+    """The par a plan from the start proves by `metric`, with the plan to keep with it
+    (proven shortest: under pushes, its moves too), or None. `moves`: the plan's count
+    as the move counter counts it. Under pushes, a plan whose pushes alone are proven
+    fewest (`at_least`, when the moves' proof ran out) proves the par but is not kept."""
+    if metric != "pushes":
+        return (moves, plan) if status is Status.OPTIMAL else None
+    pushes = rules.tally(plan).pushes
+    if status is Status.OPTIMAL:
+        return pushes, plan
+    return (pushes, None) if status is Status.FOUND and at_least == pushes else None
