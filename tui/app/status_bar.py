@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fewest.tui.services.level_summary import counted
+from fewest.tui.services.level_summary import by_metric
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ASCII_SPINNER = "|/-\\"
@@ -17,12 +17,6 @@ def clock_text(seconds: float) -> str:
     seconds = int(seconds)
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
-
-
-def by_metric(count: int | str, metric: str) -> str:
-    """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
-    when it is (as every family counts)."""
-    return counted(count, "push", "pushes") if metric == "pushes" else str(count)
 
 
 @dataclass(frozen=True)

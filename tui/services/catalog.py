@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Sequence
 
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, bundled_packs, is_bundled
+from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
-from fewest.solvers.common.solution import Status
-from fewest.tui.services.level_summary import counted
 from fewest.tui.services.progress import ProgressStore
 
 
@@ -109,32 +106,19 @@ def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:
     return entry.push_par if metric == "pushes" else entry.par
 
 
-def file_par_text(entry: LevelEntry) -> str | None:
-    """The par the level's file states, in words ("par 12", else "par 7 pushes"), if any."""
-    for metric in ("moves", "pushes"):
-        said = file_par(entry, metric)
-        if said is not None:
-            return f"par {said}" if metric == "moves" else f"par {counted(said, 'push', 'pushes')}"
-    return None
-
-
-def par_unproven(entry: LevelEntry, store: ProgressStore, metric: str) -> bool:
-    """Is there a par to learn by `metric`: none known, or a user's file says one the
-    solver has not proven?"""
-    if store.level(entry.key).par_by(metric) is not None:
-        return False
-    return file_par(entry, metric) is None or not is_bundled(entry)
-
-
-def par_proven_by(rules: Any, metric: str, status: Status, plan: Sequence[Any], at_least: int | None,
-                  moves: int) -> tuple[int, Sequence[Any] | None] | None:
-    """The par a plan from the start proves by `metric`, with the plan to keep with it
-    (proven shortest: under pushes, its moves too), or None. `moves`: the plan's count
-    as the move counter counts it. Under pushes, a plan whose pushes alone are proven
-    fewest (`at_least`, when the moves' proof ran out) proves the par but is not kept."""
-    if metric != "pushes":
-        return (moves, plan) if status is Status.OPTIMAL else None
-    pushes = rules.tally(plan).pushes
-    if status is Status.OPTIMAL:
-        return pushes, plan
-    return (pushes, None) if status is Status.FOUND and at_least == pushes else None
+def reread(entries: list[LevelEntry], index: int) -> tuple[list[LevelEntry], int]:
+    """Levels read from one file on disk, as the file is now (its author may have edited it
+    since it was opened), and where level `index` is among them (by its key, else the
+    nearest place); the list as it was if it is not one file's, or the file no longer reads."""
+    source = entries[index].source
+    if not (all(entry.source == source for entry in entries) and os.path.isfile(source)):
+        return entries, index
+    try:
+        fresh = list(read_file_each(source).entries)
+    except LevelFormatError:
+        return entries, index
+    if not fresh:
+        return entries, index
+    keys = [entry.key for entry in fresh]
+    key = entries[index].key
+    return fresh, keys.index(key) if key in keys else min(index, len(fresh) - 1)

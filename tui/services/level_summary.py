@@ -15,6 +15,12 @@ def counted(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
+def by_metric(count: int | str, metric: str) -> str:
+    """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
+    when it is (as every family counts)."""
+    return counted(count, "push", "pushes") if metric == "pushes" else str(count)
+
+
 def short_count(count: int) -> str:
     """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
     if count < 100_000:

@@ -209,7 +209,7 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
 
 
 def test_a_count_of_one_push_is_singular():
-    from fewest.tui.app.status_bar import by_metric
+    from fewest.tui.services.level_summary import by_metric
 
     assert [by_metric(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
     assert by_metric(1, "moves") == "1"

@@ -1,16 +1,16 @@
 """The board screen: one level in play, the keys every family shares, saving, the solved card.
 
-`Game` (the mid-end) owns the position and history; the family's board widget draws
-it and hands the screen the moves the player picks. Hints, solve, the meter, the
-deadlock watch and the par are the thinker's (app/boards/thinking.py), an invisible
-widget of this screen: the keys here call it, and it tells back by messages (handled
-under "the thinker's news"). What it may read and call of the screen is its public
-face, `BoardHost`: `game`, `entry`, `store`, `board`, `metric`, and `play`.
+The level in play is a `Visit` (tui/services/visit.py: the game, hints asked, time spent,
+its saved game); the family's board widget draws the game and hands the screen the moves
+the player picks. Hints, solve, the meter, the deadlock watch and the par are the
+thinker's (app/boards/thinking.py), an invisible widget of this screen: the keys here
+call it, and it tells back by messages (handled under "the thinker's news"). What it
+may read and call of the screen is `BoardHost`: `game`, `entry`, `store`, `board`,
+`metric`, and `play`.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, Sequence
 
 from textual import events
@@ -21,21 +21,20 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
-from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan
+from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan
 from fewest.engine.game import EntryKind, Game
-from fewest.engine.registry import rules_for
-from fewest.levels import read_file_each
-from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.base import LevelEntry
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
 from fewest.tui.app.frontends import board_class, family_title
-from fewest.tui.app.status_bar import StatusBar, StatusFacts, by_metric
-from fewest.tui.services.catalog import chosen_metric, file_par, file_par_text, par_of
+from fewest.tui.app.status_bar import StatusBar, StatusFacts
+from fewest.tui.services.catalog import chosen_metric, par_of, reread
 from fewest.tui.services.known_plans import solving_plan
-from fewest.tui.services.progress import ProgressStore, SavedGame
+from fewest.tui.services.moves_text import copied_note, pasted_plan
+from fewest.tui.services.pars import keep_proven_par
+from fewest.tui.services.progress import ProgressStore
+from fewest.tui.services.visit import Visit
 
-
-COPY_SHOWN = 40  # characters of copied moves echoed in the message line
 SAVE_AFTER = 1.0  # seconds after the last change that an unfinished game is written (a crash loses no more)
 
 
@@ -85,54 +84,47 @@ class BoardScreen(Screen[int]):
         return self.entries[self.index]
 
     @property
+    def game(self) -> Game:
+        """The position and its history (the visit's)."""
+        return self.visit.game
+
+    @property
+    def hints(self) -> int:
+        """Hints asked on this level (counted in its saved game)."""
+        return self.visit.hints
+
+    @property
     def metric(self) -> str:
         """What hints, solve, par and best go by here: the player's choice where the family has it."""
         return chosen_metric(self.entry.family, self.store)
 
+    @property
+    def board(self) -> BoardView:
+        assert self._board is not None, "the board is made in compose"
+        return self._board
+
     def _open(self, index: int) -> None:
         self.index = index
-        entry = self.entry
-        rules = rules_for(entry.family)
-        self.game = Game(rules, entry.level)
+        self.visit = Visit(self.entry, self.store, lambda: self.app.clock())
+        if self.is_mounted:
+            self.visit.start_clock()
         self.thinker.reset()  # (the level's plan books: they hold for the level's rules and board)
-        self.hints = 0
         self.unsolvable = False  # (proven by the solver, for the level shown: not yet)
         self.solved_before = self.game.is_solved()
-        self._elapsed = 0.0
-        self._resumed = self.app.clock() if self.is_mounted else None
-        # (a level can start solved, as a rotation board with its centre all one digit can)
-        self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
-        self._resumed_plans: SavedGame | None = None  # (its plans go into the books when the level opens)
-        saved = self.store.saved_game(entry.key)
-        if saved is not None:
-            try:
-                self.game = Game.from_record(rules, entry.level, saved.record)
-                self._elapsed, self.hints, self._resumed_plans = saved.seconds, saved.hints, saved
-                self.solved_before = self.game.is_solved()
-                self.message = "Welcome back: your game is as you left it."
-            except ValueError as exc:
-                self.store.drop_game(entry.key)
-                self.message = f"Your saved game no longer fits this level ({exc}); starting afresh."
+        self.message = self.visit.greeting
 
     def save_game(self) -> None:
         """Keep an unfinished game on disk; forget a finished or untouched one."""
-        game, key = self.game, self.entry.key
-        if game.entries and not game.is_solved():
-            # (with the proven plans on from here by each metric, if known: a hint there may
-            # have taken a minute. Traffic's car just moved may go on for free: its hint also
-            # needs the positions that move leads to, not kept, so it searches again, as its
-            # searches are quick)
-            plans = (self.thinker.proven_plan(metric) for metric in ("moves", "pushes"))
-            texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
-        else:
-            self.store.drop_game(key)
+        # (with the proven plans on from here by each metric, if known: a hint there may have
+        # taken a minute. Traffic's car just moved may go on for free: its hint also needs the
+        # positions that move leads to, not kept, so it searches again, as its searches are quick)
+        self.visit.save(self.thinker.proven_plan(metric) for metric in ("moves", "pushes"))
 
     def _switch(self, index: int) -> None:
         self._stop_thinking()
         self.save_game()
         self._open(index)
-        self._resumed = self.app.clock()
+        self.visit.start_clock()
         board = self.board
         if board.FAMILY == self.entry.family:
             board.set_game(self.game)
@@ -154,13 +146,8 @@ class BoardScreen(Screen[int]):
         last = max(len(self.entries), self.entries[-1].index)
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
-        self.thinker.level_opened(self._resumed_plans)
+        self.thinker.level_opened(self.visit.saved)
         self._changed()
-
-    @property
-    def board(self) -> BoardView:
-        assert self._board is not None, "the board is made in compose"
-        return self._board
 
     # ----- Textual lifecycle --------------------------------------------
     def compose(self) -> ComposeResult:
@@ -173,7 +160,7 @@ class BoardScreen(Screen[int]):
         yield self.thinker  # (draws nothing)
 
     def on_mount(self) -> None:
-        self._resumed = self.app.clock()
+        self.visit.start_clock()
         self.set_interval(0.1, self._tick)
         self._opened()
 
@@ -182,26 +169,16 @@ class BoardScreen(Screen[int]):
         self.call_after_refresh(self.board.keep_in_view)
 
     def on_screen_suspend(self) -> None:
-        self._pause_clock()
+        self.visit.pause_clock()
         self.save_game()
 
     def on_screen_resume(self) -> None:
-        if self._resumed is None and not self.game.is_solved():
-            self._resumed = self.app.clock()
+        if not self.visit.clock_running and not self.game.is_solved():
+            self.visit.start_clock()
 
     def on_unmount(self) -> None:
-        self._pause_clock()
+        self.visit.pause_clock()
         self.save_game()
-
-    # ----- clock ----------------------------------------------------------
-    @property
-    def seconds(self) -> float:
-        running = self.app.clock() - self._resumed if self._resumed is not None else 0.0
-        return self._elapsed + running
-
-    def _pause_clock(self) -> None:
-        self._elapsed = self.seconds
-        self._resumed = None
 
     # ----- after every change -------------------------------------------
     def _changed(self) -> None:
@@ -257,7 +234,7 @@ class BoardScreen(Screen[int]):
             par=par_of(self.entry, self.store, self.metric),
             best=record.best_by(self.metric),
             hints=self.hints,
-            seconds=self.seconds if self.app.show_timer else None,
+            seconds=self.visit.seconds if self.app.show_timer else None,
             unsolvable=self.unsolvable,
         )
         self.query_one(StatusBar).show(facts, self.thinker.activity(self._frame))
@@ -294,16 +271,15 @@ class BoardScreen(Screen[int]):
             self.say(str(exc))
             return False
         self.message = ""
-        if self._resumed is None and not self.game.is_solved():
-            self._resumed = self.app.clock()
+        if not self.visit.clock_running and not self.game.is_solved():
+            self.visit.start_clock()
         self._changed()
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        game = getattr(self, "game", None)
-        if game is None:
+        if getattr(self, "visit", None) is None:
             return True
-        playing = self.thinker.playing
+        game, playing = self.game, self.thinker.playing
         idle = not self.thinker.busy and not playing
         enabled = {
             "hint": not game.is_solved(),
@@ -325,7 +301,7 @@ class BoardScreen(Screen[int]):
     # ----- the thinker's keys ---------------------------------------------
     def action_hint(self) -> None:
         if self.thinker.hint():  # (an h that tells nothing new is not counted)
-            self.hints += 1
+            self.visit.hints += 1
             self._show_status()
 
     def action_solve(self) -> None:
@@ -375,22 +351,14 @@ class BoardScreen(Screen[int]):
         """Keep the par the solver proved (or that the level has no solution); where the
         level's file said another, say so."""
         message.stop()
-        entry, metric, par = self.entry, message.metric, message.par
-        if message.key != entry.key:
+        if message.key != self.entry.key:
             return  # (proven for a level left since)
-        if par is None:
+        if message.par is None:
             self.unsolvable = True
-            said_text = file_par_text(entry)
-            if said_text is not None:
-                self.say(f"This level has no solution, proven by the solver: the level's file says {said_text}.")
-        else:
-            said = file_par(entry, metric)
-            told = said is not None and par != said and self.store.level(entry.key).par_by(metric) != par
-            plan = None if message.plan is None else format_plan(self.game.rules, message.plan)
-            self.store.remember_par(entry.key, par, plan, metric)
-            if told:
-                self.say(f"Par {by_metric(par, metric)}, proven by the solver: "
-                         f"the level's file says {by_metric(said, metric)}.")
+        plan = None if message.plan is None else format_plan(self.game.rules, message.plan)
+        told = keep_proven_par(self.store, self.entry, message.metric, message.par, plan)
+        if told is not None:
+            self.say(told)
         self._show_status()
 
     def on_thinker_activity_changed(self, message: Thinker.ActivityChanged) -> None:
@@ -434,37 +402,24 @@ class BoardScreen(Screen[int]):
     def action_copy_moves(self) -> None:
         """The moves since the start, in the text `fewest solve` prints and save files keep
         (Sokoban: LURD), to the terminal's clipboard (OSC 52: some terminals ignore it)."""
-        moves = self.game.line_moves
-        if not moves:
+        if not self.game.line_moves:
             self.say("No moves to copy yet: c copies your moves since the start.")
             return
-        text = format_plan(self.game.rules, moves)
+        text = self.visit.solution_text
         self.app.copy_to_clipboard(text)
-        shown = text if len(text) <= COPY_SHOWN else text[: COPY_SHOWN - 1] + "…"
-        counted = self.game.counters.moves  # (as the counter counts them: traffic's runs are one)
-        count = "your move" if counted == 1 else f"your {counted} moves"
-        self.say(f"Copied {count} to the clipboard: {shown}")
+        self.say(copied_note(text, self.game.counters.moves))
 
     def on_paste(self, event: events.Paste) -> None:
-        """Moves pasted as text (what `c` copies; a LURD string off a web page): played from
-        where the player stands, as their own moves, each undoable."""
+        """Moves pasted as text: played from where the player stands, as their own moves,
+        each undoable."""
         event.stop()
         if self.thinker.playing:
             return
-        rules, level = self.game.rules, self.game.level
-        text = event.text if rules.PLAN_SEPARATOR else "".join(event.text.split())
         try:
-            plan = parse_plan(rules, text)
+            plan = pasted_plan(self.game.rules, self.game.level, self.game.state, event.text)
         except ValueError as exc:
-            self.say(f"The pasted text is not moves of this game: {exc}")
+            self.say(str(exc))
             return
-        state = self.game.state
-        for number, move in enumerate(plan, 1):
-            try:
-                state = rules.apply(level, state, move)
-            except ValueError as exc:
-                self.say(f"Pasted move {number} cannot be played from here: {exc}")
-                return
         if plan:
             self._stop_thinking()
             count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
@@ -481,19 +436,8 @@ class BoardScreen(Screen[int]):
 
     def _step(self, step: int) -> bool:
         """To the level `step` away (n, p, the solved card's Next); False past either end.
-        Levels from a file on disk go by the file as it is now: its author may have edited
-        it since it was opened. If it no longer reads, the list as it was is kept."""
-        here, entries = self.index, self.entries
-        source = entries[here].source
-        if all(entry.source == source for entry in entries) and os.path.isfile(source):
-            try:
-                fresh = list(read_file_each(source).entries)
-            except LevelFormatError:
-                fresh = []
-            if fresh:
-                keys = [entry.key for entry in fresh]
-                here = keys.index(self.entry.key) if self.entry.key in keys else min(here, len(fresh) - 1)
-                entries = fresh
+        Levels from a file on disk go by the file as it is now (catalog.reread)."""
+        entries, here = reread(self.entries, self.index)
         if not 0 <= here + step < len(entries):
             return False
         self.entries = entries
@@ -523,30 +467,23 @@ class BoardScreen(Screen[int]):
 
     # ----- solved ----------------------------------------------------------
     def _celebrate(self) -> None:
-        from fewest.tui.app.solved_screen import SolvedScreen, SolvedFacts
+        from fewest.tui.app.solved_screen import SolvedFacts, SolvedScreen
 
-        self._pause_clock()
+        visit, metric = self.visit, self.metric
+        visit.pause_clock()
         self.thinker.stop_playing()
-        game, entry = self.game, self.entry
-        counters, metric = game.counters, self.metric
-        best_before = self.store.level(entry.key).best_by(metric)
-        text = format_plan(game.rules, game.line_moves)
-        pushes = counters.pushes if "pushes" in self.thinker.books else None  # (a family that counts them)
-        new_best = self.store.record_solve(entry.key, counters.moves, pushes, game.assisted, text, metric)
-        self.store.drop_game(entry.key, finished=True)
-        record = self.store.level(entry.key)
-        for book in self.thinker.books.values():  # (as the books have it from the visit's start: for a hint after undos)
-            if not game.assisted and record.best_plan_by(book.metric) == text:  # (the best by its metric)
-                book.learn_saved(game.start, game.line_moves, "your best solution")
+        best_before, new_best = visit.record_solve(metric, "pushes" in self.thinker.books)
+        self.thinker.learn_best(visit.solution_text)
+        counters = self.game.counters
         facts = SolvedFacts(
             metric=metric,
             moves=counters.moves,
             pushes=counters.pushes if self.board.COUNTS_PUSHES else None,
-            par=par_of(entry, self.store, metric),
+            par=par_of(self.entry, self.store, metric),
             best_before=best_before,
             new_best=new_best,
-            assisted=game.assisted,
-            seconds=self.seconds if self.app.show_timer else None,
+            assisted=self.game.assisted,
+            seconds=visit.seconds if self.app.show_timer else None,
             has_next=self.index + 1 < len(self.entries),
         )
         self.app.push_screen(SolvedScreen(facts), self._after_solved)
@@ -555,9 +492,7 @@ class BoardScreen(Screen[int]):
         if choice == "next":
             self._step(1)
         elif choice == "retry":
-            self.game.restart()
-            self._elapsed, self.hints = 0.0, 0
-            self._resumed = self.app.clock()
+            self.visit.retry()
             self.message = ""
             self._changed()
         elif choice == "back":

@@ -33,14 +33,14 @@ from fewest.solvers.common.control import Progress
 from fewest.solvers.common.solution import Status
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.status_bar import ASCII_SPINNER, SPINNER
-from fewest.tui.services.budgets import METER_BUDGET, PAR_BUDGET
-from fewest.tui.services.catalog import file_par_text, par_proven_by, par_unproven
+from fewest.tui.services.budgets import METER_BUDGET
 from fewest.tui.services.hints import (
     HintAnswer, PlanBook, count_text, deadlock_text, hint_for, hint_from_book, meter_reading,
     no_plan_text, undos_out_of_deadlock,
 )
 from fewest.tui.services.known_plans import recall_plans
 from fewest.tui.services.level_summary import short_count
+from fewest.tui.services.pars import file_par_text, learn_par, par_proven_by, par_unproven
 from fewest.tui.services.progress import ProgressStore, SavedGame
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
@@ -140,6 +140,15 @@ class Thinker(Widget):
         host = self.host
         recall_plans(self.books, host.entry, host.store.level(host.entry.key), resumed, host.game.state)
         self._prepare_level()
+
+    def learn_best(self, text: str) -> None:
+        """The level was just solved (as `text`) and recorded: where that is the player's best
+        by a book's metric, unassisted, the book keeps it aside (for a hint after undos)."""
+        host = self.host
+        game, record = host.game, host.store.level(host.entry.key)
+        for book in self.books.values():
+            if not game.assisted and record.best_plan_by(book.metric) == text:
+                book.learn_saved(game.start, game.line_moves, "your best solution")
 
     @property
     def book(self) -> PlanBook:
@@ -431,14 +440,4 @@ class Thinker(Widget):
         api.warm_up(entry.family, entry.level, should_stop=lambda: worker.is_cancelled)
         if not need_par or worker.is_cancelled or not self.app.learn_par:
             return None
-        solution = api.solve(entry.family, entry.level, metric=book.metric, budget=PAR_BUDGET,
-                             should_stop=lambda: worker.is_cancelled)
-        if solution.status is Status.UNSOLVABLE:
-            return entry.key, book.metric, None, None
-        par = par_proven_by(book.rules, book.metric, solution.status, solution.moves, solution.at_least,
-                            len(solution.moves))
-        if par is None:
-            return None
-        if solution.status is Status.OPTIMAL:
-            book.learn(book.rules.initial_state(entry.level), solution.moves)
-        return entry.key, book.metric, *par
+        return learn_par(entry, book, lambda: worker.is_cancelled)
