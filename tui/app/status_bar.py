@@ -1,4 +1,5 @@
-"""The board's status line: counters, par, best, hints, timer; a spinner or meter on the right."""
+"""The board's two lines under the board: the message line, and the status line (counters,
+par, best, hints, timer; a spinner or meter on the right)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,22 @@ class StatusFacts:
     seconds: float | None  # None hides the timer
     unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
     metric: str = "moves"  # what hints, solve, par and best go by (named when not the moves)
+
+
+class MessageLine(Static):
+    """The message line: wrapped onto up to three lines in a narrow terminal, the layout
+    redone only when its number of lines changes (not on every move). Never markup: titles
+    and paths in it are the user's."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self._lines = 1
+
+    def show(self, text: str) -> None:
+        room = max(1, self.size.width - 2)  # (its padding)
+        lines = min(3, max(1, -(-len(text) // room)))
+        self.update(text, layout=lines != self._lines)
+        self._lines = lines
 
 
 class StatusBar(Static):

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header
 
 from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan
 from fewest.engine.game import EntryKind, Game
@@ -27,7 +27,7 @@ from fewest.levels.base import LevelEntry
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
 from fewest.tui.app.frontends import board_class, family_title
-from fewest.tui.app.status_bar import StatusBar, StatusFacts
+from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
 from fewest.tui.services.catalog import chosen_metric, par_of, reread
 from fewest.tui.services.known_plans import solving_plan
 from fewest.tui.services.moves_text import copied_note, pasted_plan
@@ -114,10 +114,10 @@ class BoardScreen(Screen[int]):
         self.message = self.visit.greeting
 
     def save_game(self) -> None:
-        """Keep an unfinished game on disk; forget a finished or untouched one."""
-        # (with the proven plans on from here by each metric, if known: a hint there may have
-        # taken a minute. Traffic's car just moved may go on for free: its hint also needs the
-        # positions that move leads to, not kept, so it searches again, as its searches are quick)
+        """Keep an unfinished game on disk, with the proven plans on from here by each metric
+        if known (a hint there may have taken a minute); forget a finished or untouched one."""
+        # (traffic's car just moved may go on for free: its hint also needs the positions that
+        # move leads to, not kept, so it searches again, as its searches are quick)
         self.visit.save(self.thinker.proven_plan(metric) for metric in ("moves", "pushes"))
 
     def _switch(self, index: int) -> None:
@@ -154,7 +154,7 @@ class BoardScreen(Screen[int]):
         yield Header(icon="")
         with Container(id="board-area"):
             yield self._make_board()
-        yield Static(id="message", markup=False)  # (titles and paths are the user's: never markup)
+        yield MessageLine(id="message")
         yield StatusBar(id="status")
         yield Footer(compact=True)
         yield self.thinker  # (draws nothing)
@@ -186,7 +186,7 @@ class BoardScreen(Screen[int]):
         if self.thinker.forget_old_hint():
             self.board.hint_move = None
         self.board.show()
-        self._show_message(self.message)
+        self.query_one(MessageLine).show(self.message)
         self._show_status()
         self._refresh_keys()
         self.thinker.position_changed()
@@ -204,17 +204,9 @@ class BoardScreen(Screen[int]):
         self._save_timer = self.set_timer(SAVE_AFTER, self.save_game)
 
     def say(self, text: str) -> None:
+        """`text` on the message line (kept there until a move clears it)."""
         self.message = text
-        self._show_message(text)
-
-    def _show_message(self, text: str) -> None:
-        """The message line: wrapped onto up to three lines in a narrow terminal, the
-        layout redone only when its number of lines changes (not on every move)."""
-        line = self.query_one("#message", Static)
-        room = max(1, line.size.width - 2)  # (its padding)
-        lines = min(3, max(1, -(-len(text) // room)))
-        line.update(text, layout=lines != getattr(self, "_message_lines", 1))
-        self._message_lines = lines
+        self.query_one(MessageLine).show(text)
 
     def _refresh_keys(self) -> None:
         """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
@@ -280,7 +272,6 @@ class BoardScreen(Screen[int]):
         if getattr(self, "visit", None) is None:
             return True
         game, playing = self.game, self.thinker.playing
-        idle = not self.thinker.busy and not playing
         enabled = {
             "hint": not game.is_solved(),
             "solve": not game.is_solved() and not playing,
@@ -288,14 +279,12 @@ class BoardScreen(Screen[int]):
             "redo": game.can_redo,
             "restart": game.state != game.start,
             "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not playing,
-            "cancel_or_back": True,
+            "cancel_or_back": True,  # (escape stops a search or a solve, else goes back)
         }
         if action == "meter":
             return self._board is not None and self._board.METER
         if action == "metric":
             return len(self.thinker.books) > 1
-        if action == "cancel_or_back" and not idle:
-            return True
         return enabled.get(action, True) or None
 
     # ----- the thinker's keys ---------------------------------------------
