@@ -9,7 +9,8 @@ import inspect
 
 from fewest.tui.app.boards import thinking
 from fewest.tui.app.boards.screen import BoardScreen
-from fewest.tui.app.boards.thinking import BoardHost, Thinker
+from fewest.tui.app.boards.host import BoardHost
+from fewest.tui.app.boards.thinking import Thinker
 from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
 
 

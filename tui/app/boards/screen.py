@@ -5,8 +5,8 @@ its saved game); the family's board widget draws the game and hands the screen t
 the player picks. Hints, solve, the meter, the deadlock watch and the par are the
 thinker's (app/boards/thinking.py), an invisible widget of this screen: the keys here
 call it, and it tells back by messages (handled under "the thinker's news"). What it
-may read and call of the screen is `BoardHost`: `game`, `entry`, `store`, `board`,
-`metric`, and `play`.
+may read and call of the screen is `BoardHost` (app/boards/host.py): `game`, `entry`,
+`store`, `board`, `metric`, and `play`.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ the level's plan books (tui/services/hints.py), so following a hint never search
 How it and the board screen talk:
 - the screen's key actions call its public methods (`hint`, `solve`, `play_plan`,
   `stop`, `toggle_meter`, ...), and the status line shows its `activity`;
-- it reads the screen through `BoardHost` (the game, level, store, board and metric)
-  and plays a move through `BoardHost.play` at once, as the board does a pick (a key
-  pressed next acts on the position after it);
+- it reads the screen through `BoardHost` (app/boards/host.py: the game, level, store,
+  board and metric) and plays a move through `BoardHost.play` at once, as the board
+  does a pick (a key pressed next acts on the position after it);
 - everything else it has to tell goes up as messages, which the screen handles:
   `Said` (the message line), `HintShown` (the next move, highlighted), `ParProven`
   (a par, or no solution, proven) and `ActivityChanged` (redraw the status and keys).
@@ -18,7 +18,7 @@ How it and the board screen talk:
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from textual import work
 from textual.message import Message
@@ -26,12 +26,12 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from fewest.engine.game import EntryKind, Game
+from fewest.engine.game import EntryKind
 from fewest.levels.base import LevelEntry
 from fewest.solvers import api
 from fewest.solvers.common.control import Progress
 from fewest.solvers.common.solution import Status
-from fewest.tui.app.boards.base import BoardView
+from fewest.tui.app.boards.host import BoardHost
 from fewest.tui.app.status_bar import ASCII_SPINNER, SPINNER
 from fewest.tui.services.budgets import METER_BUDGET
 from fewest.tui.services.hints import (
@@ -41,29 +41,9 @@ from fewest.tui.services.hints import (
 from fewest.tui.services.known_plans import recall_plans
 from fewest.tui.services.level_summary import short_count
 from fewest.tui.services.pars import file_par_text, learn_par, par_proven_by, par_unproven
-from fewest.tui.services.progress import ProgressStore, SavedGame
+from fewest.tui.services.progress import SavedGame
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
-
-
-class BoardHost(Protocol):
-    """The board screen as the thinker sees it: what it reads, and the one thing it does."""
-
-    game: Game  # the position and its history (replaced as another level opens)
-    store: ProgressStore
-
-    @property
-    def entry(self) -> LevelEntry: ...  # the level in play
-
-    @property
-    def metric(self) -> str: ...  # what hints, solve and the par go by
-
-    @property
-    def board(self) -> BoardView: ...  # the family's board: its moves in words, what it checks
-
-    def play(self, move: Any, kind: EntryKind) -> bool:
-        """Play `move` now as an entry of `kind`; False (said why) if the rules refuse it."""
-        ...
 
 
 class Thinker(Widget):
