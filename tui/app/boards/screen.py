@@ -11,7 +11,7 @@ may read and call of the screen is `BoardHost` (app/boards/host.py): `game`, `en
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from textual import events
 from textual.app import ComposeResult
@@ -357,21 +357,19 @@ class BoardScreen(Screen[int]):
 
     # ----- the player's other keys ------------------------------------------
     def action_undo(self) -> None:
-        self._stop_thinking()
-        if self.game.undo():
-            self.message = ""
-            self._changed()
+        self._go(self.game.undo)
 
     def action_redo(self) -> None:
-        self._stop_thinking()
-        if self.game.redo():
-            self.message = ""
-            self._changed()
+        self._go(self.game.redo)
 
     def action_restart(self) -> None:
+        self._go(self.game.restart, "Restarted (undo brings your moves back).")
+
+    def _go(self, through: Callable[[], bool], saying: str = "") -> None:
+        """Undo, redo or restart (`through` the game: False if there was nothing to do)."""
         self._stop_thinking()
-        if self.game.restart():
-            self.message = "Restarted (undo brings your moves back)."
+        if through():
+            self.message = saying
             self._changed()
 
     def action_replay_best(self) -> None:
