@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections import Counter
@@ -15,6 +14,7 @@ from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.registry import FORMATS
 from fewest.solvers.common.solution import Solution, Status
+from fewest.tui.services.budgets import default_memory_bytes
 from fewest.tui.services.level_summary import counted
 from fewest.tui.cli.terminal import Interrupt, ProgressLine
 from fewest.tui.cli.usage import UsageError
@@ -114,14 +114,6 @@ def _wrong_push_par(record: dict, metric: str) -> str:
         or (least is not None and least != par and (least > par or least == pushes))
     )
     return f"; the file's push par {par} is wrong" if wrong else ""
-
-
-def default_memory_bytes() -> int:
-    """Half the machine's memory (2 GiB where the system does not say)."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
-    except (AttributeError, ValueError, OSError):
-        return 2 * 2**30
 
 
 NO_ANSWER = "?"  # a contest case's line when it has no proven answer

@@ -593,7 +593,7 @@ def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):
 
 
 def test_the_default_memory_budget_is_half_the_machine():
-    from fewest.tui.cli.solve import default_memory_bytes
+    from fewest.tui.services.budgets import default_memory_bytes
 
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert default_memory_bytes() == physical // 2
