@@ -144,5 +144,5 @@ def board_screen(app: FewestApp):
 async def idle(pilot) -> None:
     """Wait until no solver worker of the board is running."""
     screen = board_screen(pilot.app)
-    await wait_for(pilot, lambda: screen is None or screen._busy_since is None)
+    await wait_for(pilot, lambda: screen is None or not screen.thinker.busy)
 

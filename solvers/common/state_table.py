@@ -27,7 +27,6 @@ FEW = 1024
 OFFSETS = np.arange(WINDOW)
 SLICE = 1 << 16  # keys placed or looked up at a time
 SLICE_BYTES = 96  # their work arrays, per key, at most
-GROW_SLICE = SLICE >> 2  # old slots moved into a doubled table at a time (less work memory, as quick)
 
 
 def _nothing() -> None:
@@ -37,7 +36,15 @@ def _nothing() -> None:
 class StateTable:
     """state (uint64, not 0) -> value (uint32)."""
 
-    def __init__(self, bits: int = FIRST_BITS) -> None:
+    def __init__(self, bits: int = FIRST_BITS, *, few: int = FEW, slice_keys: int = SLICE,
+                 grow_slice: int | None = None) -> None:
+        """`few`, `slice_keys`, `grow_slice`: the probing and slicing (WINDOW slots a round
+        once `few` keys are left probing; keys placed or looked up `slice_keys` at a time;
+        old slots moved into a doubled table `grow_slice` at a time, by default a quarter
+        of a slice: less work memory, as quick). Tests choose small ones to reach every path."""
+        self.few = few
+        self.slice_keys = slice_keys
+        self.grow_slice = slice_keys >> 2 if grow_slice is None else grow_slice
         self._allocate(bits)
         self.count = 0
 
@@ -77,7 +84,7 @@ class StateTable:
             hit = held == wanted
             found[pending[hit]] = slot[hit]
             pending, at = pending[going], (at[going] + width) & mask
-            width = WINDOW if len(pending) <= FEW else 1
+            width = WINDOW if len(pending) <= self.few else 1
         return found
 
     def _look(self, at: np.ndarray, wanted: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -100,11 +107,11 @@ class StateTable:
         `between` called after each (a search's look at its budgets: 23M keys take seconds)."""
         held = np.zeros(len(keys), bool)
         values = np.zeros(len(keys), np.uint32)
-        for at in range(0, len(keys), SLICE):
-            found = self.slots(keys[at:at + SLICE])
+        for at in range(0, len(keys), self.slice_keys):
+            found = self.slots(keys[at:at + self.slice_keys])
             hit = found >= 0
-            held[at:at + SLICE] = hit
-            values[at:at + SLICE][hit] = self.values[found[hit]]
+            held[at:at + self.slice_keys] = hit
+            values[at:at + self.slice_keys][hit] = self.values[found[hit]]
             between()
         return held, values
 
@@ -126,8 +133,8 @@ class StateTable:
             self._grow_to(bits, between)
         slots = np.empty(len(keys), np.int64)
         new = np.zeros(len(keys), bool)
-        for at in range(0, len(keys), SLICE):
-            part = slice(at, at + SLICE)
+        for at in range(0, len(keys), self.slice_keys):
+            part = slice(at, at + self.slice_keys)
             slots[part], new[part] = self._put(keys[part], values[part])
             between()
         self.count += int(np.count_nonzero(new))
@@ -162,7 +169,7 @@ class StateTable:
             # the others go on: past the slot another key just took, or past those looked at
             ahead = np.where(going, at + width, slot + 1) & mask
             pending, at = pending[~done], ahead[~done]
-            width = WINDOW if len(pending) <= FEW else 1
+            width = WINDOW if len(pending) <= self.few else 1
         return slots, new
 
     def _grow_to(self, bits: int, between: Callable[[], None]) -> None:
@@ -178,10 +185,10 @@ class StateTable:
         size = 1 << bits
         last = -1  # the highest slot filled so far
         late_keys, late_values = [], []
-        for at in range(0, len(old_keys), GROW_SLICE):
-            part = old_keys[at:at + GROW_SLICE]
+        for at in range(0, len(old_keys), self.grow_slice):
+            part = old_keys[at:at + self.grow_slice]
             kept = part != 0
-            keys, values = part[kept], old_values[at:at + GROW_SLICE][kept]
+            keys, values = part[kept], old_values[at:at + self.grow_slice][kept]
             homes = self._home(keys)
             order = np.argsort(homes, kind="stable")  # (nearly sorted already)
             keys, values, homes = keys[order], values[order], homes[order]
@@ -202,6 +209,6 @@ class StateTable:
             between()
         del old_keys, old_values
         late, values = np.concatenate(late_keys), np.concatenate(late_values)
-        for at in range(0, len(late), SLICE):
-            self._put(late[at:at + SLICE], values[at:at + SLICE])
+        for at in range(0, len(late), self.slice_keys):
+            self._put(late[at:at + self.slice_keys], values[at:at + self.slice_keys])
             between()

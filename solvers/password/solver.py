@@ -1,10 +1,10 @@
 """Exact password solver: the cheapest write order, then the commands that realise it.
 
-`password_tour` explains why the fewest commands is a shortest path through
+`password/tour.py` explains why the fewest commands is a shortest path through
 the cells whose figure is wrong. The best order is found exactly by
-Held-Karp (`password_heldkarp`: a fixed 2^n x n^2 numpy programme, about
+Held-Karp (`password/heldkarp.py`: a fixed 2^n x n^2 numpy programme, about
 2.5 ms for a full 4x4 code, whatever the code) up to HELD_KARP_LIMIT cells,
-and by A* with a strong bound (`password_astar`) beyond. Held-Karp is used
+and by A* with a strong bound (`password/astar.py`) beyond. Held-Karp is used
 even where A* is often quicker (half the full 4x4 codes take it under 2 ms):
 its bound starts 1-4 commands short on most codes, and on one in five A*
 expands thousands of nodes (tens to hundreds of ms); the fixed cost is the

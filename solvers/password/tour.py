@@ -11,7 +11,7 @@ shortest cursor moves in between, meets this bound. So the fewest commands
 is a shortest Hamiltonian path over the wrong cells, starting at the current
 (cursor cell, rail figure), with step cost grid_steps + rail_steps + 1.
 
-Two exact methods find that order: `password_heldkarp` and `password_astar`.
+Two exact methods find that order: `password/heldkarp.py` and `password/astar.py`.
 """
 
 from __future__ import annotations

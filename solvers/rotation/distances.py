@@ -1,7 +1,7 @@
 """Distance lookups for the per-board rotation solver, one table per digit count, on demand.
 
-A mask's distance lives in the table of its bit count (`rotation_masks`); that
-table is read from the cache or built (`rotation_cache`) the first time a mask
+A mask's distance lives in the table of its bit count (`rotation/masks.py`); that
+table is read from the cache or built (`rotation/cache.py`) the first time a mask
 of that count is asked about, or ahead of time through `require`. One
 `DistanceTable` is shared by the whole process (`shared_table`).
 """

@@ -4,7 +4,7 @@ Whether a board is solved for digit d depends only on WHICH cells hold d, and
 the moves permute cells the same way whatever they hold. So a 24-bit mask
 (bit i set = cell i holds d) carries everything. A move permutes bits, so it
 keeps the number k of set bits: distances split into one table per k
-(`rotation_table`), and a board needs only the tables of its digits' counts.
+(`rotation/table.py`), and a board needs only the tables of its digits' counts.
 A digit with fewer than 8 cells can never fill the centre and has no table.
 
 A k-bit mask's index in table k is its colex rank (the combinatorial number

@@ -1,7 +1,7 @@
 """Exact rotation solver: one table lookup per candidate move.
 
 The distance of a board is the least, over its digits, of the distance of
-that digit's cell mask in the shared tables (`rotation_distances`; only the
+that digit's cell mask in the shared tables (`rotation/distances.py`; only the
 tables of the board's digit counts are loaded or built). The contest's
 answer, the lexicographically smallest of the shortest plans, then follows
 greedily: from distance D, play the first move A..H after which the board's

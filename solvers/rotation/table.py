@@ -1,6 +1,6 @@
 """The exact distance tables of rotation masks, one per bit count, built with numpy.
 
-Table k holds, for every k-bit mask in rank order (`rotation_masks`), the
+Table k holds, for every k-bit mask in rank order (`rotation/masks.py`), the
 fewest moves until the 8 centre bits are all set (uint8). Built by a
 level-synchronous backward BFS from the goal masks (centre set). The eight
 moves are closed under inverse (A<->F, B<->E, C<->H, D<->G), so a mask's

@@ -2,7 +2,7 @@
 
 Lower bound. Match every piece off the target to a target cell without a
 piece, each pair costing their Manhattan distance, as cheaply as possible
-(the Hungarian method, `sokoban_assignment.assign`). A move takes one piece
+(the Hungarian method, `assignment.assign`). A move takes one piece
 one cell, so it changes the cost of any matching by at most 1, and the
 cheapest matching by at most 1: no plan is shorter than that cost W.
 (Pieces already on target cells never need a partner: for distances of a

@@ -1,1 +1,36 @@
 """Sokoban's exact solver (solver.py) and its parts: board/ (the compiled board and its tables), pruning/ (deadlocks, corrals, tunnels), bounds/ (pairs, goal rooms, walks), pulls/ (the pull tables), searches/ (push search, both ends, backward, tie-break), plans/ (goal-room packing order, interleaving, box routes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fewest.solvers.common.control import Check, Control, no_check
+from fewest.solvers.common.solution import Solution
+from fewest.solvers.contract import BenchCase, FamilySolver
+from fewest.solvers.sokoban import solver as _solver
+from fewest.solvers.sokoban.pruning.deadlock import is_dead
+
+
+class SokobanSolver(FamilySolver):
+    """Sokoban's side of the solver contract (solvers/contract.py), by delegation to solver.py."""
+
+    family = "sokoban"
+    metrics = _solver.METRICS
+
+    def solve(self, level: Any, state: Any, control: Control, metric: str = "moves") -> Solution:
+        return _solver.solve(level, state, control, metric)
+
+    def warm_up(self, level: Any, check: Check = no_check) -> None:
+        _solver.warm_up(level, check)
+
+    def is_dead(self, level: Any, state: Any) -> bool:
+        return is_dead(level, state)
+
+    def bench_cases(self, quick: bool) -> list[BenchCase]:
+        return _solver.bench_cases(quick)
+
+    def baseline(self, level: Any, state: Any, control: Control) -> Solution:
+        return _solver.baseline(level, state, control)
+
+
+SOLVER = SokobanSolver()

@@ -52,7 +52,7 @@ from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.searches.meet import meet_search
 from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
 from fewest.solvers.sokoban.bounds.pairs import pair_bound
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.pulls.policy import PULLS_APART_SHARE
 from fewest.solvers.sokoban.bounds.rooms import room_bounds
 from fewest.solvers.sokoban.searches.push import MAJOR, push_search

@@ -21,6 +21,7 @@ import numpy as np
 
 from fewest.engine.traffic import Move
 from fewest.solvers.common.control import Control
+from fewest.solvers.traffic.tuning import TUNING
 from fewest.solvers.traffic.bfs import ForwardPlan, chunks, holds, minus, step_back, unique
 from fewest.solvers.traffic.lines import Layout
 
@@ -58,7 +59,7 @@ class _Closed:
         return found
 
 
-def best_first(layout: Layout, start: int, control: Control) -> ForwardPlan:
+def best_first(layout: Layout, start: int, control: Control, chunk_entries: int = TUNING.chunk_entries) -> ForwardPlan:
     """A shortest plan from `start` to a solved position, or ForwardPlan(None, n) once all n
     positions of its cluster were expanded without one. Raises Stopped as the control says."""
     closed = _Closed()
@@ -78,7 +79,7 @@ def best_first(layout: Layout, start: int, control: Control) -> ForwardPlan:
                 return ForwardPlan(_walk_back(layout, closed, int(keys[0]), g), closed.size + len(keys))
             closed.add(keys, g)
             control.stored = max(control.stored, closed.size)
-            for part in chunks(keys, len(layout.slides) or 1):
+            for part in chunks(keys, len(layout.slides) or 1, chunk_entries):
                 control.tick(len(part))
                 children = unique(layout.expand(part)[1])
                 children = closed.without(children)

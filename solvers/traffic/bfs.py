@@ -1,10 +1,10 @@
-"""Layered BFS over traffic keys, a whole frontier at a time (see traffic_lines).
+"""Layered BFS over traffic keys, a whole frontier at a time (see traffic/lines.py).
 
 A layer is a sorted array of distinct keys. Expanding one needs no visited
 set: every slide can be undone, so the move graph is undirected and the
 neighbours of layer k lie in layers k-1, k and k+1. A plan to a key of the
 last layer is found by stepping back one layer at a time. ("Get out" boards
-too large to enumerate are searched by traffic_astar instead.)
+too large to enumerate are searched by traffic/astar.py instead.)
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import numpy as np
 
 from fewest.engine.traffic import Move
 from fewest.solvers.common.control import Control
+from fewest.solvers.traffic.tuning import TUNING
 from fewest.solvers.traffic.lines import Layout
 
-CHUNK_ENTRIES = 1 << 20  # keys x slides per numpy step: bounds memory, lets a cancel be seen
 OPPOSITE = {"L": "R", "R": "L", "U": "D", "D": "U"}
 
 
@@ -31,7 +31,7 @@ class ForwardPlan:
 
 
 class EdgeSink(Protocol):
-    """What `layers` hands each expansion to (traffic_table keeps them as an adjacency list)."""
+    """What `layers` hands each expansion to (traffic/table.py keeps them as an adjacency list)."""
 
     def add(self, counts: np.ndarray, keys: np.ndarray) -> None: ...
 
@@ -41,8 +41,10 @@ def layers(
     sources: np.ndarray,
     control: Control,
     edges: EdgeSink | None = None,
+    chunk_entries: int = TUNING.chunk_entries,
 ) -> Iterator[np.ndarray]:
-    """BFS layers from `sources` until none is left; `edges` receives every expansion."""
+    """BFS layers from `sources` until none is left; `edges` receives every expansion;
+    at most `chunk_entries` keys x slides expanded at a time."""
     previous = np.zeros(0, dtype=layout.dtype)
     current = unique(sources)
     seen = 0
@@ -51,7 +53,7 @@ def layers(
         seen += len(current)
         control.stored = max(control.stored, seen)
         parts = []
-        for part in chunks(current, len(layout.slides) or 1):
+        for part in chunks(current, len(layout.slides) or 1, chunk_entries):
             control.tick(len(part))
             counts, after = layout.expand(part)
             if edges is not None:
@@ -101,8 +103,9 @@ def unique(keys: np.ndarray) -> np.ndarray:
     return _distinct(np.sort(keys))
 
 
-def chunks(keys: np.ndarray, width: int) -> Iterator[np.ndarray]:
-    step = max(1, CHUNK_ENTRIES // width)
+def chunks(keys: np.ndarray, width: int, entries: int) -> Iterator[np.ndarray]:
+    """`keys` in parts of at most `entries` keys x `width` slides (at least one key each)."""
+    step = max(1, entries // width)
     for at in range(0, len(keys), step):
         yield keys[at : at + step]
 

@@ -25,14 +25,12 @@ from typing import Callable
 from fewest.engine import traffic as rules
 from fewest.engine.traffic import Level, Move
 from fewest.solvers.common.control import Budget, Control, Stopped
+from fewest.solvers.traffic.tuning import TUNING, TrafficTuning
 
 # Positions the rounds may expand between them, for all their searches: about a second
 # of work, then the full board's own search is the better use of the time. A board with
 # most of the cars is no smaller a search (freed cars roam: one car less can make the
 # cluster six times larger), so the rounds stop before that.
-ROUND_NODES = 400_000
-ROUND_SHARE = 0.25  # of the caller's time budget, when it has one
-KEPT_SHARE = 0.75  # of the cars, at most, on a smaller board
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,8 @@ class Relaxed:
 
 
 def settle(
-    level: Level, control: Control, solve_smaller: Callable[[Level, Control], list[Move] | None]
+    level: Level, control: Control, solve_smaller: Callable[[Level, Control], list[Move] | None],
+    tuning: TrafficTuning = TUNING,
 ) -> Relaxed | None:
     """A proven answer for `level` from its start, from boards with fewer cars, or None when
     the rounds end without one. `solve_smaller(level, control)` gives a smaller board's
@@ -52,8 +51,8 @@ def settle(
     holder = {cell: i for i, (car, offset) in enumerate(zip(level.cars, level.start))
               for cell in car.cells(n, offset)}
     kept = {i for cell, i in holder.items() if cell // n == row}
-    budget, nodes = control.budget, ROUND_NODES
-    seconds = None if budget.seconds is None else max(0.0, budget.seconds - control.seconds) * ROUND_SHARE
+    budget, nodes = control.budget, tuning.round_nodes
+    seconds = None if budget.seconds is None else max(0.0, budget.seconds - control.seconds) * tuning.round_share
     if budget.nodes is not None:
         nodes = min(nodes, max(0, budget.nodes - control.expanded))
     report = control.on_progress
@@ -65,7 +64,7 @@ def settle(
                          replace(progress, expanded=control.expanded + progress.expanded,
                                  bound=control.bound, seconds=control.seconds)))
     try:
-        while len(kept) <= KEPT_SHARE * len(level.cars):
+        while len(kept) <= tuning.kept_share * len(level.cars):
             smaller = _with_cars(level, kept)
             moves = solve_smaller(smaller, rounds)
             if moves is None:

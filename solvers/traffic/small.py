@@ -5,13 +5,13 @@ board) finishes in a few hundred positions, where numpy's per-layer overhead
 and its import cost more than the whole search. Here a position is one int
 with 3 bits per car (its offset; at most 6 on an 8 x 8 board) and its cars'
 occupancy is another int kept alongside, so a slide is a few int operations.
-The search is A* with the consistent lower bound of traffic_astar (each
+The search is A* with the consistent lower bound of traffic/astar.py (each
 car covering the row to clear must move), over buckets of depth + h: on
 contest boards it expands a small fraction of what a BFS would. Past
 `max_states` positions it raises TooLarge and the caller turns to the numpy
-search (traffic_bfs / traffic_table).
+search (traffic/bfs.py / traffic/table.py).
 
-This module also holds the pure-Python line helpers that traffic_lines shares.
+This module also holds the pure-Python line helpers that traffic/lines.py shares.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """Exact traffic solver: one numpy BFS over the whole cluster, cached per level.
 
 The first solve (or `warm_up`) of a level enumerates every position reachable
-from it and stores each one's distance to the goal (see traffic_table); every
+from it and stores each one's distance to the goal (see traffic/table.py); every
 later hint or solve from any position of that cluster follows decreasing
 distance, so it is a lookup. A one-off solve skips the table when the cluster
 is large and the goal near; clusters too large for any table (sparse 8 x 8
 "Get out" boards) are searched by A* from the position
-(traffic_astar). A line (row or column) whose cars can never meet the goal
+(traffic/astar.py). A line (row or column) whose cars can never meet the goal
 proves a level unsolvable at once. A one-off "Get out" solve first tries a
-plain-Python A* (traffic_small), which needs no numpy at all when the search
+plain-Python A* (traffic/small.py), which needs no numpy at all when the search
 is small, as contest boards mostly are; when the larger search is still going
-after a while, the same board with fewer cars (traffic_relaxed) may prove
+after a while, the same board with fewer cars (traffic/relaxed.py) may prove
 there is no plan, or find a shortest one, in a fraction of its cluster. Plans
 are counted in slides and never hold two consecutive slides of one car (those
 would merge into a shorter plan).
@@ -33,6 +33,7 @@ from fewest.solvers.common.solution import Solution, Stats, Status, stopped_stat
 from fewest.solvers.traffic.random_levels import random_level
 from fewest.solvers.traffic.relaxed import settle
 from fewest.solvers.traffic.small import TooLarge, forward_search, goal_unreachable, order_signature
+from fewest.solvers.traffic.tuning import TUNING, TrafficTuning
 
 if TYPE_CHECKING:  # numpy-backed: imported on first use, so small solves never load numpy
     from fewest.solvers.traffic.bfs import ForwardPlan
@@ -41,19 +42,6 @@ if TYPE_CHECKING:  # numpy-backed: imported on first use, so small solves never 
 
 METRICS = ("moves",)
 CACHED_LEVELS = 16
-WARM_UP_SECONDS = 10.0  # warm_up runs unattended: never let a huge board keep a core busy for long
-# A solve finishing the whole-cluster table after the goal is seen, while the cluster is
-# this small (every Rush Hour database cluster in the tests is): later hints are lookups.
-SOLVE_TABLE_STATES = 100_000
-# A "Get out" solve first tries a plain-Python A* up to this many positions (contest boards
-# need a few hundred at most). Measured on random 6-8 boards: it beats the numpy search on
-# solvable boards up to ~40 000 positions; a cluster with no plan, met whole, is ~3x faster
-# in numpy from ~4 000 on.
-SMALL_STATES = 50_000
-# Past this many more positions, the search of a hard "Get out" board stops once to ask the
-# board with fewer cars (traffic_relaxed): boards settled sooner never pay for those rounds,
-# and a search they cannot settle goes on where it was. About two seconds of search.
-MIDWAY_NODES = 500_000
 
 # (level, in-line car order) -> (layout, tables of the clusters met so far)
 _cache: OrderedDict[tuple, tuple[Layout, list[DistanceTable]]] = OrderedDict()
@@ -85,11 +73,12 @@ def _cached_table(level: Level, state: State) -> DistanceTable | None:
 
 
 def search(
-    level: Level, state: State, control: Control, table_states: int | None, table_only: bool = False
+    level: Level, state: State, control: Control, table_states: int | None, table_only: bool = False,
+    tuning: TrafficTuning = TUNING,
 ) -> DistanceTable | ForwardPlan | None:
     """The cached table of the cluster holding `state`, else a new search from it: a table
     (then cached) or, past `table_states` positions (None: no limit), maybe just a plan.
-    With `table_only`, a table or None (see traffic_table.explore)."""
+    With `table_only`, a table or None (see table.explore)."""
     from fewest.solvers.traffic.bfs import ForwardPlan
     from fewest.solvers.traffic.table import DistanceTable, explore
 
@@ -99,20 +88,20 @@ def search(
     if goal_unreachable(level, state):
         return ForwardPlan(None, 0)
     layout, tables = _layout_and_tables(level, state)
-    found = explore(layout, layout.encode(state), control, table_states, table_only)
+    found = explore(layout, layout.encode(state), control, table_states, table_only, tuning)
     if isinstance(found, DistanceTable):
         with _lock:
             tables.append(found)
     return found
 
 
-def warm_up(level: Level, check: Check = no_check) -> None:
-    """Build the table of the level's start cluster (bounded: see WARM_UP_SECONDS). A cluster
+def warm_up(level: Level, check: Check = no_check, tuning: TrafficTuning = TUNING) -> None:
+    """Build the table of the level's start cluster (bounded: the tuning's warm_up_seconds). A cluster
     too large for a table is left at once: searching on would only take a core from the
     player's own hints and solves. `check` may raise Stopped to stop sooner."""
     try:
-        control = Control(Budget(seconds=WARM_UP_SECONDS), should_stop=lambda: check() or False)
-        search(level, rules.initial_state(level), control, None, table_only=True)
+        control = Control(Budget(seconds=tuning.warm_up_seconds), should_stop=lambda: check() or False)
+        search(level, rules.initial_state(level), control, None, table_only=True, tuning=tuning)
     except Stopped:
         pass
 
@@ -127,7 +116,9 @@ def _answer(control: Control, moves: list[Move] | None, extra: dict | None = Non
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), extra or {})
 
 
-def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
+def solve(
+    level: Level, state: State, control: Control, metric: str = "moves", tuning: TrafficTuning = TUNING
+) -> Solution:
     if metric not in METRICS:
         raise ValueError(f"traffic has no metric {metric!r} (choose from {', '.join(METRICS)})")
     if rules.is_solved(level, state):
@@ -139,12 +130,12 @@ def solve(level: Level, state: State, control: Control, metric: str = "moves") -
         # Exit puzzles (Rush Hour) keep building theirs so later hints are lookups.
         if level.goal.kind == CLEAR_ROW and _cached_table(level, state) is None:
             try:
-                return _answer(control, forward_search(level, state, control, SMALL_STATES))
+                return _answer(control, forward_search(level, state, control, tuning.small_states))
             except TooLarge:
                 pass
-            midway = control.expanded + MIDWAY_NODES
-            control.call_at(midway, partial(_settle_midway, level, state, control))
-        found = search(level, state, control, SOLVE_TABLE_STATES)
+            midway = control.expanded + tuning.midway_nodes
+            control.call_at(midway, partial(_settle_midway, level, state, control, tuning))
+        found = search(level, state, control, tuning.solve_table_states, tuning=tuning)
         assert found is not None  # only a warm-up asks for a table or nothing
     except _Settled as settled:
         return _answer(control, settled.moves)
@@ -177,14 +168,14 @@ class _Settled(Exception):
         self.moves = moves
 
 
-def _settle_midway(level: Level, state: State, control: Control) -> None:
-    settled = settle(replace(level, start=state.offsets), control, _smaller_plan)
+def _settle_midway(level: Level, state: State, control: Control, tuning: TrafficTuning) -> None:
+    settled = settle(replace(level, start=state.offsets), control, partial(_smaller_plan, tuning=tuning), tuning)
     if settled is not None:
         raise _Settled(settled.moves)
 
 
-def _smaller_plan(level: Level, control: Control) -> list[Move] | None:
-    """A shortest plan of one of traffic_relaxed's smaller boards, or None when it has none:
+def _smaller_plan(level: Level, control: Control, tuning: TrafficTuning = TUNING) -> list[Move] | None:
+    """A shortest plan of one of traffic/relaxed.py's smaller boards, or None when it has none:
     this module's one-off search, kept out of the cache (those boards are seen once)."""
     from fewest.solvers.traffic.lines import Layout
     from fewest.solvers.traffic.table import explore
@@ -193,11 +184,11 @@ def _smaller_plan(level: Level, control: Control) -> list[Move] | None:
     if goal_unreachable(level, state):
         return None
     try:
-        return forward_search(level, state, control, SMALL_STATES)
+        return forward_search(level, state, control, tuning.small_states)
     except TooLarge:
         pass
     layout = Layout(level, state)
-    found = explore(layout, layout.encode(state), control, SOLVE_TABLE_STATES)
+    found = explore(layout, layout.encode(state), control, tuning.solve_table_states, tuning=tuning)
     assert found is not None  # only a warm-up asks for a table or nothing
     return _moves_in(found, state)
 

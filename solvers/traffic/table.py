@@ -11,7 +11,7 @@ distance: a hint is a lookup.
 
 Clusters too large for a table (sparse 8 x 8 contest boards reach billions
 of positions) are searched without one: "Get out" boards by A* on depth +
-cars in the row (traffic_astar), exit puzzles by BFS from the start to the first goal.
+cars in the row (traffic/astar.py), exit puzzles by BFS from the start to the first goal.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from fewest.solvers.common.control import Control
 from fewest.solvers.traffic.astar import best_first
 from fewest.solvers.traffic.bfs import ForwardPlan, goal_in, layers, plan_to, unique
 from fewest.solvers.traffic.lines import Layout
+from fewest.solvers.traffic.tuning import TUNING, TrafficTuning
 
-EDGE_LIMIT = 1 << 24  # adjacency entries kept for a table (every Rush Hour cluster fits)
 # A solve that has found the goal finishes the table only while the cluster stays within
 # TABLE_GROWTH times the positions seen so far (plus TABLE_SLACK): a 1-move answer on a big
 # board stays instant, a hard puzzle (most of its cluster already seen) gets its table.
@@ -71,18 +71,19 @@ class DistanceTable:
 
 
 def explore(
-    layout: Layout, start: int, control: Control, table_states: int | None = None, table_only: bool = False
+    layout: Layout, start: int, control: Control, table_states: int | None = None, table_only: bool = False,
+    tuning: TrafficTuning = TUNING,
 ) -> DistanceTable | ForwardPlan | None:
     """The table of the cluster of `start`, built by BFS while its adjacency fits in
-    EDGE_LIMIT. With `table_states`, a one-off solve does not pay for a large table: once a
+    the tuning's edge_limit. With `table_states`, a one-off solve does not pay for a large table: once a
     goal is seen, it stops there when the cluster passes `table_states` positions or grows far
     beyond what finding the goal took; with no goal seen by then, a "Get out" board goes on
-    by A* (traffic_astar). With `table_only` (a warm-up: no one waits for a plan), None as
+    by A* (traffic/astar.py). With `table_only` (a warm-up: no one waits for a plan), None as
     soon as the cluster is too large for a table. Raises Stopped when the control says so."""
-    edges = _Edges()
+    edges = _Edges(tuning.edge_limit)
     found: list[np.ndarray] = []
     goal, goal_depth, seen = None, 0, 0
-    for layer in layers(layout, np.array([start], dtype=layout.dtype), control, edges):
+    for layer in layers(layout, np.array([start], dtype=layout.dtype), control, edges, tuning.chunk_entries):
         found.append(layer)
         seen += len(layer)
         if goal is None:
@@ -95,7 +96,7 @@ def explore(
         if too_large and goal is not None:
             return plan_to(layout, found[:goal_depth], goal)
         if too_large and layout.clears_row:
-            return best_first(layout, start, control)
+            return best_first(layout, start, control, tuning.chunk_entries)
     if edges.kept:
         return _table(layout, found, edges, control)
     if goal is not None:
@@ -121,7 +122,8 @@ def _table(
 class _Edges:
     """The neighbour lists met by the forward BFS, node by node in BFS order."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit  # entries at most: past it, too large for a table
         self.kept = True
         self.size = 0
         self.counts: list[np.ndarray] = []
@@ -131,7 +133,7 @@ class _Edges:
         if not self.kept:
             return
         self.size += len(keys)
-        if self.size > EDGE_LIMIT:  # too large for a table: the search goes on without one
+        if self.size > self.limit:  # too large for a table: the search goes on without one
             self.kept, self.counts, self.keys = False, [], []
             return
         self.counts.append(counts)

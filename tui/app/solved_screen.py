@@ -12,7 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from fewest.tui.app.status_bar import by_metric, clock_text
+from fewest.tui.app.status_bar import clock_text
+from fewest.tui.services.level_summary import by_metric
 
 
 @dataclass(frozen=True)

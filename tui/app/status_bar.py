@@ -1,4 +1,5 @@
-"""The board's status line: counters, par, best, hints, timer; a spinner or meter on the right."""
+"""The board's two lines under the board: the message line, and the status line (counters,
+par, best, hints, timer; a spinner or meter on the right)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fewest.tui.services.level_summary import counted
+from fewest.tui.services.level_summary import by_metric
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ASCII_SPINNER = "|/-\\"
@@ -17,12 +18,6 @@ def clock_text(seconds: float) -> str:
     seconds = int(seconds)
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
-
-
-def by_metric(count: int | str, metric: str) -> str:
-    """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
-    when it is (as every family counts)."""
-    return counted(count, "push", "pushes") if metric == "pushes" else str(count)
 
 
 @dataclass(frozen=True)
@@ -35,6 +30,22 @@ class StatusFacts:
     seconds: float | None  # None hides the timer
     unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
     metric: str = "moves"  # what hints, solve, par and best go by (named when not the moves)
+
+
+class MessageLine(Static):
+    """The message line: wrapped onto up to three lines in a narrow terminal, the layout
+    redone only when its number of lines changes (not on every move). Never markup: titles
+    and paths in it are the user's."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(markup=False, **kwargs)
+        self._lines = 1
+
+    def show(self, text: str) -> None:
+        room = max(1, self.size.width - 2)  # (its padding)
+        lines = min(3, max(1, -(-len(text) // room)))
+        self.update(text, layout=lines != self._lines)
+        self._lines = lines
 
 
 class StatusBar(Static):

@@ -1,7 +1,7 @@
 """`fewest bench`: time each family's exact solver on fixed, seeded workloads.
 
-Each solver module supplies `bench_cases(quick)` and a plain `baseline` method;
-both run in this process on the same instances, so the ratio column holds
+Each family's solver (the contract in solvers/contract.py) supplies
+`bench_cases(quick)` and a plain `baseline` method; both run in this process on the same instances, so the ratio column holds
 even when the machine's speed drifts. It reports; it never asserts.
 """
 
@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.registry import solver_for
+from fewest.tui.cli.usage import UsageError
 
 FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
 BASELINE_CASES = {True: 8, False: 30}  # baseline instances per family (it can be slow)
@@ -40,21 +41,20 @@ def _ms(seconds: float) -> str:
 
 
 def bench_family(family: str, quick: bool) -> dict:
-    module = solver_for(family)
-    cases = module.bench_cases(quick)
+    solver = solver_for(family)
+    cases = solver.bench_cases(quick)
     metric = "moves"
     # Warm-up: one solve builds any cached tables (reported separately below).
     warm_seconds = 0.0
     if cases:
         name, level, state = cases[0]
-        if hasattr(module, "warm_up"):
-            warm_seconds, _ = _timed(lambda: module.warm_up(level))
-        module.solve(level, state, Control(), metric)
+        warm_seconds, _ = _timed(lambda: solver.warm_up(level))
+        solver.solve(level, state, Control(), metric)
     times: list[float] = []
     lengths: list[int | None] = []
     not_optimal = 0
     for name, level, state in cases:
-        seconds, solution = _timed(lambda: module.solve(level, state, Control(), metric))
+        seconds, solution = _timed(lambda: solver.solve(level, state, Control(), metric))
         times.append(seconds)
         lengths.append(solution.length)
         not_optimal += not (solution.optimal or solution.status.value == "unsolvable")
@@ -64,7 +64,7 @@ def bench_family(family: str, quick: bool) -> dict:
     mismatches = 0
     for i, (name, level, state) in enumerate(cases[: BASELINE_CASES[quick]]):
         control = Control(Budget(seconds=BASELINE_SECONDS[quick]))
-        seconds, solution = _timed(lambda: module.baseline(level, state, control))
+        seconds, solution = _timed(lambda: solver.baseline(level, state, control))
         if solution.status.value not in ("optimal", "unsolvable"):
             continue
         mismatches += solution.length != lengths[i]
@@ -84,7 +84,7 @@ def bench_family(family: str, quick: bool) -> dict:
         "ratio": ratio,
         "not_optimal": not_optimal,
         "mismatches": mismatches,
-        "notes": list(getattr(module, "bench_notes", lambda: [])()),
+        "notes": solver.bench_notes(),
     }
 
 
@@ -137,13 +137,9 @@ def run_bench(args: argparse.Namespace) -> int:
     families = args.families or list(FAMILIES)
     for family in families:
         if family not in FAMILIES:
-            from fewest.tui.cli.main import UsageError
-
             raise UsageError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
     if args.set_path:
         if args.families and args.families != ["sokoban"]:
-            from fewest.tui.cli.main import UsageError
-
             raise UsageError("--set solves a Sokoban collection: `fewest bench sokoban --set FILE` "
                              "(the other families' workloads are built in)")
         from fewest.tui.bench.sokoban import run_collection_bench

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, format_row, format_summary, run_collection
+from fewest.tui.cli.usage import UsageError
 
 
 def run_collection_bench(
@@ -22,8 +23,6 @@ def run_collection_bench(
             path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen
         )
     except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
-        from fewest.tui.cli.main import UsageError
-
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         # a long run stopped by hand still gets the totals of the levels it finished
@@ -37,8 +36,6 @@ def run_collection_bench(
 
 def level_numbers(text: str) -> set[int]:
     """`93,139-146` -> {93, 139, ..., 146}; a UsageError names what does not parse."""
-    from fewest.tui.cli.main import UsageError
-
     numbers: set[int] = set()
     for part in text.split(","):
         low, dash, high = part.strip().partition("-")

@@ -11,16 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from fewest.tui.cli.usage import UsageError
 from typing import TYPE_CHECKING, Callable, Sequence
 
 if TYPE_CHECKING:
     from fewest.levels.base import Collection, LevelEntry, Unreadable
 
 FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
-
-
-class UsageError(Exception):
-    """Bad input or usage: printed as one line, exit code 2."""
 
 
 def _positive(unit: str) -> Callable[[str], float]:
@@ -221,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "solve":
             from fewest.tui.cli.solve import run_solve
 
-            return run_solve(args, _load, UsageError)
+            return run_solve(args, _load)
         if args.command == "bench":
             from fewest.tui.bench.families import run_bench
 

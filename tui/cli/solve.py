@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections import Counter
@@ -15,8 +14,10 @@ from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.registry import FORMATS
 from fewest.solvers.common.solution import Solution, Status
+from fewest.tui.services.budgets import default_memory_bytes
 from fewest.tui.services.level_summary import counted
 from fewest.tui.cli.terminal import Interrupt, ProgressLine
+from fewest.tui.cli.usage import UsageError
 
 
 def _contest_formatter(entry: LevelEntry) -> Callable[[LevelEntry, Any], str] | None:
@@ -115,14 +116,6 @@ def _wrong_push_par(record: dict, metric: str) -> str:
     return f"; the file's push par {par} is wrong" if wrong else ""
 
 
-def default_memory_bytes() -> int:
-    """Half the machine's memory (2 GiB where the system does not say)."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
-    except (AttributeError, ValueError, OSError):
-        return 2 * 2**30
-
-
 NO_ANSWER = "?"  # a contest case's line when it has no proven answer
 
 
@@ -173,7 +166,7 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
     return f"{counted(total + unreadable, 'level', 'levels')}: {', '.join(part for part in parts if part)}"
 
 
-def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> int:
+def run_solve(args: argparse.Namespace, load: Callable) -> int:
     from fewest.solvers import Budget, solve
     from fewest.solvers.registry import solver_for
 
@@ -183,7 +176,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
     for path in args.paths:
         try:
             collection = load(path, args.family, args.level)
-        except (LevelFormatError, usage_error) as exc:
+        except (LevelFormatError, UsageError) as exc:
             if len(args.paths) == 1:
                 raise
             # (one bad file of several: said, and the others are solved; exit 2 says so)
@@ -198,7 +191,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
     if args.fmt == "contest":
         for entry in entries:
             if _contest_formatter(entry) is None:
-                raise usage_error(
+                raise UsageError(
                     f"{entry.source}: --format contest needs a contest input, "
                     f"and this file is in the {entry.format or entry.family} format"
                 )
@@ -223,7 +216,7 @@ def run_solve(args: argparse.Namespace, load: Callable, usage_error: type) -> in
                     should_stop=interrupt.pressed.is_set, on_progress=line.show,
                 )
             except ValueError as exc:  # e.g. a metric the family does not have
-                raise usage_error(f"{entry.source}: {exc}") from None
+                raise UsageError(f"{entry.source}: {exc}") from None
             finally:
                 line.clear()
             status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))

@@ -1,1 +1,1 @@
-"""Plain-Python services the app and command line share: saved progress, the catalog of packs, hints, level summaries."""
+"""Plain-Python services the app and command line share (no Textual): saved progress, the catalog of packs, the level in play (visit), hints and plans known before a search, pars, search budgets, level summaries, moves as text."""

@@ -104,3 +104,21 @@ def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> in
 def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:
     """The par the level's file states, counted by `metric`."""
     return entry.push_par if metric == "pushes" else entry.par
+
+
+def reread(entries: list[LevelEntry], index: int) -> tuple[list[LevelEntry], int]:
+    """Levels read from one file on disk, as the file is now (its author may have edited it
+    since it was opened), and where level `index` is among them (by its key, else the
+    nearest place); the list as it was if it is not one file's, or the file no longer reads."""
+    source = entries[index].source
+    if not (all(entry.source == source for entry in entries) and os.path.isfile(source)):
+        return entries, index
+    try:
+        fresh = list(read_file_each(source).entries)
+    except LevelFormatError:
+        return entries, index
+    if not fresh:
+        return entries, index
+    keys = [entry.key for entry in fresh]
+    key = entries[index].key
+    return fresh, keys.index(key) if key in keys else min(index, len(fresh) - 1)

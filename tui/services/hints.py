@@ -1,10 +1,11 @@
-"""The thinking behind hints and solve, as plain functions run in a Textual thread worker.
+"""Hints: "what is the shortest way on from this position?" as plain functions, run in a
+Textual thread worker by the board's thinker (tui/app/boards/thinking.py); no Textual here.
 
-`analyse` answers "what is the shortest way on from this position?", and when there
-is none, "how many undos back to a position that can still be solved?". Plans are kept
-in a `PlanBook` (state -> remaining plan); the tail of an optimal plan is optimal too,
-so following a hint costs no new search. So are plans not proven shortest, apart: a
-search that ran out once would run out again one move on.
+`hint_for` answers it, and when there is no way on, "how many undos back to a position
+that can still be solved?". Plans are kept in a `PlanBook` (state -> remaining plan);
+the tail of an optimal plan is optimal too, so following a hint costs no new search. So
+are plans not proven shortest, apart: a search that ran out once would run out again one
+move on. The texts the hint line shows are here too.
 """
 
 from __future__ import annotations
@@ -15,20 +16,7 @@ from typing import Any, Callable, Iterator, Sequence
 from fewest.solvers import api
 from fewest.solvers.common.control import Budget, Progress
 from fewest.solvers.common.solution import Solution, Status
-from fewest.tui.cli.solve import default_memory_bytes
-
-# A hint gets what `fewest bench sokoban` gives a level: a minute and 2 GiB (at most half
-# the machine), on two cores where there are (helpers come from a server process, as the
-# worker is a thread). Microban's hints are then proven as its bench (#123: 19 s, against
-# 74 s in one process with no time cap), and on the hardest levels the last tenth finds a
-# plan not proven shortest (Grigoriev 2001 #41: at 60 s, against 92 s on memory alone).
-HINT_BUDGET = Budget(seconds=60.0, memory_bytes=min(2 * 2**30, default_memory_bytes()))
-METER_BUDGET = Budget(seconds=2.0, memory_bytes=500_000_000)
-PAR_BUDGET = Budget(seconds=3.0, memory_bytes=500_000_000)
-# The longest known solution kept for hints (a file's may be longer: its reader takes up
-# to a million moves, which would take seconds to replay as the level opens). XSokoban's
-# longest are under 2,000.
-SAVED_MOST = 20_000
+from fewest.tui.services.budgets import HINT_BUDGET
 
 
 class PlanBook:
@@ -71,14 +59,14 @@ class PlanBook:
         """The proven-optimal plan from `state`, if known."""
         return self._plans.get(state)
 
-    def known(self, state: Any) -> Analysis | None:
+    def known(self, state: Any) -> HintAnswer | None:
         """What the book says about `state`: a proven plan, else one not proven shortest."""
         plan = self._plans.get(state)
         if plan is not None:
-            return Analysis(state, plan, metric=self.metric)
+            return HintAnswer(state, plan, metric=self.metric)
         found = self._found.get(state)
         if found is not None:
-            return Analysis(state, found[0], Status.FOUND, at_least=found[1], metric=self.metric)
+            return HintAnswer(state, found[0], Status.FOUND, at_least=found[1], metric=self.metric)
         return None
 
     def record(self, state: Any, solution: Solution) -> None:
@@ -136,8 +124,8 @@ class PlanBook:
 
 
 @dataclass(frozen=True)
-class Analysis:
-    """What the hint line needs about one position."""
+class HintAnswer:
+    """A hint's answer: what the hint line needs about one position."""
 
     state: Any
     plan: tuple | None = None  # a plan from `state`, when one is known (proven optimal when OPTIMAL)
@@ -176,11 +164,11 @@ def _to_go(rules: Any, last: Any, plan: tuple | None) -> int | None:
     return rules.tally([*before, *plan]).moves - rules.tally(before).moves
 
 
-def continued(book: PlanBook, here: Analysis, last: Any,
-              look: Callable[[Any], Analysis | None]) -> Analysis | None:
+def counted_after(book: PlanBook, here: HintAnswer, last: Any,
+                  look: Callable[[Any], HintAnswer | None]) -> HintAnswer | None:
     """`here` counted as the move counter counts it after `last`, its plan the cheapest by that
     count: possibly a free move first (see free_followers), then the plan from there.
-    `look(state)` tells a follower's analysis; None from it (not known) makes this None."""
+    `look(state)` tells a follower's answer; None from it (not known) makes this None."""
     rules = book.rules
     best = replace(here, last=last, to_go=_to_go(rules, last, here.plan))
     if best.to_go is None or here.status is not Status.OPTIMAL:
@@ -200,22 +188,18 @@ def continued(book: PlanBook, here: Analysis, last: Any,
     return best
 
 
-def from_book(book: PlanBook, state: Any, last: Any) -> Analysis | None:
-    """The analysis of `state` after `last` when the book holds all it needs, else None."""
+def hint_from_book(book: PlanBook, state: Any, last: Any) -> HintAnswer | None:
+    """The hint for `state` after `last` when the book holds all it needs, else None."""
     here = book.known(state)
-    return None if here is None else continued(book, here, last, book.known)
+    return None if here is None else counted_after(book, here, last, book.known)
 
 
 def _is_dead(family: str, level: Any, state: Any) -> bool:
-    """Cheap deadlock test (Sokoban only): True means certainly unsolvable."""
-    if family != "sokoban":
-        return False
-    from fewest.solvers.sokoban.pruning.deadlock import is_dead
-
-    return bool(is_dead(level, state))
+    """The family's quick deadlock test, if it has one: True means certainly unsolvable."""
+    return bool(api.is_dead(family, level, state))
 
 
-def analyse(
+def hint_for(
     family: str,
     level: Any,
     state: Any,
@@ -225,13 +209,13 @@ def analyse(
     on_progress: Callable[[Progress], None] | None = None,
     budget: Budget = HINT_BUDGET,
     last: Any = None,
-) -> Analysis:
-    """The shortest remaining plan from `state`, by the move counter after `last` (the move
+) -> HintAnswer:
+    """The hint for `state`: the shortest remaining plan from `state`, by the move counter after `last` (the move
     that led there, if any), under the book's metric; `history` holds the earlier
     positions, oldest first."""
     metric = book.metric
 
-    def here(position: Any, earlier: Sequence[Any]) -> Analysis:
+    def here(position: Any, earlier: Sequence[Any]) -> HintAnswer:
         """The shortest plan from `position` as the solver counts it (every move one)."""
         known = book.known(position)
         if known is not None:
@@ -243,7 +227,7 @@ def analyse(
                                  should_stop=should_stop, on_progress=on_progress)
             book.record(position, solution)
             if solution.status is Status.OPTIMAL:
-                return Analysis(position, tuple(solution.moves), metric=metric)
+                return HintAnswer(position, tuple(solution.moves), metric=metric)
             if solution.status is not Status.UNSOLVABLE:
                 plan = tuple(solution.moves) if solution.solved else None
                 saved = book.saved(position)
@@ -252,15 +236,15 @@ def analyse(
                     # (the proof ran out and found no shorter way: a solution known to work;
                     # not on a cancel, after which a hint asked again should search again)
                     book.learn_found(position, saved[0], solution.at_least)
-                    return Analysis(position, saved[0], Status.FOUND, at_least=solution.at_least,
+                    return HintAnswer(position, saved[0], Status.FOUND, at_least=solution.at_least,
                                     reason=solution.stats.reason, origin=saved[1], metric=metric)
-                return Analysis(position, plan, solution.status, at_least=solution.at_least,
+                return HintAnswer(position, plan, solution.status, at_least=solution.at_least,
                                 reason=solution.stats.reason, metric=metric)
-        back, told = undo_distance(family, level, earlier, book, should_stop, on_progress, budget)
-        return Analysis(position, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told,
+        back, told = undos_to_solvable(family, level, earlier, book, should_stop, on_progress, budget)
+        return HintAnswer(position, None, Status.UNSOLVABLE, dead=True, undo_to_solvable=back, undo_told=told,
                         metric=metric)
 
-    answer = continued(book, here(state, history), last, lambda after: here(after, ()))
+    answer = counted_after(book, here(state, history), last, lambda after: here(after, ()))
     assert answer is not None  # (`here` always answers)
     return answer
 
@@ -294,7 +278,7 @@ def undos_out_of_deadlock(
     return 0
 
 
-def undo_distance(
+def undos_to_solvable(
     family: str,
     level: Any,
     history: Sequence[Any],
@@ -320,22 +304,67 @@ def undo_distance(
     return None, True
 
 
-def distance(family: str, level: Any, state: Any, book: PlanBook,
-             should_stop: Callable[[], bool], budget: Budget, last: Any = None) -> int | None:
+def meter_reading(family: str, level: Any, state: Any, book: PlanBook,
+                  should_stop: Callable[[], bool], budget: Budget, last: Any = None) -> int | None:
     """Exact moves to solved, as the counter counts them after `last`, for the live meter
     (None: unsolvable or too slow to know)."""
 
-    def here(position: Any) -> Analysis:
+    def here(position: Any) -> HintAnswer:
         known = book.get(position)
         if known is not None:
-            return Analysis(position, known)
+            return HintAnswer(position, known)
         solution = api.solve(family, level, position, budget=budget, should_stop=should_stop)
         if solution.status is Status.OPTIMAL:
             book.learn(position, solution.moves)
-            return Analysis(position, tuple(solution.moves))
-        return Analysis(position, None, solution.status)
+            return HintAnswer(position, tuple(solution.moves))
+        return HintAnswer(position, None, solution.status)
 
-    answer = continued(book, here(state), last, here)
+    answer = counted_after(book, here(state), last, here)
     if answer is None or answer.status is not Status.OPTIMAL:
         return None
     return answer.to_go
+
+
+# ----- what the hint line says ----------------------------------------------------------
+
+def count_text(answer: HintAnswer, pushes: int | None = None) -> str:
+    """The first hint: the moves to go (and `pushes`, where the family counts them), and
+    whether that is proven the fewest."""
+    n = answer.moves_to_go
+    moves = f"{n} move{'s' if n != 1 else ''}"
+    if pushes is not None:
+        pushes_text = f"{pushes} push{'es' if pushes != 1 else ''}"
+        # (the metric's count first: it is the one proven fewest)
+        moves = f"{pushes_text} ({moves})" if answer.metric == "pushes" else f"{moves} ({pushes_text})"
+    unproven = ""
+    if answer.status is not Status.OPTIMAL:
+        bound = "" if answer.at_least is None else f"; at least {answer.at_least}"
+        whose = "" if answer.origin is None else f"; {answer.origin}"
+        unproven = f" (not proven shortest{bound}{whose})"
+    return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
+
+
+def no_plan_text(answer: HintAnswer) -> str:
+    """A hint with no plan: the search ran out, or the position is dead (and the undos back)."""
+    if answer.status in (Status.BUDGET, Status.CANCELLED):
+        short = "time" if answer.reason == "time" else "room"
+        if answer.at_least is not None:  # what the proof got to is still worth knowing
+            return (f"No plan found: the search ran out of {short}"
+                    f" (at least {answer.at_least} {answer.metric} from here).")
+        return f"No plan found: the search ran out of {short}."
+    back = answer.undo_to_solvable
+    if back:
+        return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."
+    if not answer.undo_told:
+        return "Can't be solved from here; the search ran out before it found how many undos lead back."
+    return "Can't be solved from here, nor from any earlier position: this level has no solution."
+
+
+def deadlock_text(back: int, file_par: str | None) -> str:
+    """The deadlock watch's warning, `back` undos from the push that caused it (0: the level
+    starts dead, and `file_par`, the par its file states ("par 12"), if any, is wrong)."""
+    if back == 0:
+        wrong = f" (its file's {file_par} is wrong)" if file_par is not None else ""
+        return f"Deadlock: this level can't be solved, not even from its start{wrong}."
+    moves = f"{back} move{'s' if back != 1 else ''}"
+    return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."

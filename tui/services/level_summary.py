@@ -15,6 +15,12 @@ def counted(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
 
 
+def by_metric(count: int | str, metric: str) -> str:
+    """A par or best with its unit when it is not the moves ("7 pushes", "1 push"), bare
+    when it is (as every family counts)."""
+    return counted(count, "push", "pushes") if metric == "pushes" else str(count)
+
+
 def short_count(count: int) -> str:
     """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
     if count < 100_000:
@@ -24,22 +30,28 @@ def short_count(count: int) -> str:
     return f"{count / 1_000_000:.1f}M"
 
 
+def _traffic(level: Any) -> str:
+    kind, target = level.goal
+    goal = f"exit {target}" if kind == "exit" else f"clear row {target}"
+    return f"{level.n}x{level.n} traffic, {counted(len(level.cars), 'car', 'cars')}, {goal}"
+
+
+# Each family's level in a few words (for `fewest check`: the command line, which has no boards)
+_DESCRIBED = {
+    "sokoban": lambda level: f"{level.width}x{level.height} sokoban, {counted(len(level.boxes), 'box', 'boxes')}",
+    "traffic": _traffic,
+    "rotation": lambda level: "rotation board",
+    "shift": lambda level: (f"{level.rows}x{level.cols} shift,"
+                            f" {counted(bin(level.start).count('1'), 'piece', 'pieces')}"),
+    "password": lambda level: f"{level.rows}x{level.cols} password",
+}
+
+
 def describe(level: Any) -> str:
     """Size and contents in a few words, e.g. `7x9 sokoban, 3 boxes`."""
     family = _family(level)
-    if family == "sokoban":
-        return f"{level.width}x{level.height} sokoban, {counted(len(level.boxes), 'box', 'boxes')}"
-    if family == "traffic":
-        kind, target = level.goal
-        goal = f"exit {target}" if kind == "exit" else f"clear row {target}"
-        return f"{level.n}x{level.n} traffic, {counted(len(level.cars), 'car', 'cars')}, {goal}"
-    if family == "rotation":
-        return "rotation board"
-    if family == "shift":
-        return f"{level.rows}x{level.cols} shift, {counted(bin(level.start).count('1'), 'piece', 'pieces')}"
-    if family == "password":
-        return f"{level.rows}x{level.cols} password"
-    return family
+    said = _DESCRIBED.get(family)
+    return family if said is None else said(level)
 
 
 def saved_solutions(entry: Any) -> str:

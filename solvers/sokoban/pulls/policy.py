@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.sokoban.board.board import Board
-from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.common.processes import spare_core
+from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import grown_in_halves, pull_table
 

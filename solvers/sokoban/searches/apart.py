@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from fewest.solvers.common.control import Budget, Control, Progress, Stopped
 from fewest.solvers.common.held_bytes import resident_bytes
-from fewest.solvers.sokoban.pulls.apart import end_child, process_context, start_child
+from fewest.solvers.common.processes import end_child, process_context, start_child
+from fewest.solvers.sokoban.pulls.apart import PRELOAD
 
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
 
@@ -52,7 +53,7 @@ class SearchApart:
     def start(self, seconds: float, after: float = 0.0) -> None:
         """Fork the child: it waits `after` seconds (or until `wake`), then searches until
         `seconds` from now (it stops by itself then)."""
-        context = process_context()
+        context = process_context(PRELOAD)
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
         ends = time.perf_counter() + seconds  # (the same clock in the child)

@@ -25,7 +25,7 @@ import numpy as np
 from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.board.board import Board, cells_of, pushable_to
 from fewest.solvers.sokoban.board.tables import Tables
-from fewest.solvers.common.state_table import GROW_SLICE, SLICE, SLICE_BYTES, StateTable
+from fewest.solvers.common.state_table import SLICE_BYTES, StateTable
 from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 
 CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
@@ -212,10 +212,10 @@ class Side(MeetSide):
         held = self.table.nbytes + sum(part.nbytes for part in self.layer)
         held += sum(part.nbytes for parts in self.making for part in parts)
         if self.coming:  # (made: to be put in, the table perhaps doubled first)
-            work = min(SLICE, self.coming) * SLICE_BYTES  # a slice put in
+            work = min(self.table.slice_keys, self.coming) * SLICE_BYTES  # a slice put in
             doubled = self.table.bytes_to_add(self.coming)
             if doubled:  # (the new table beside the old, filled a slice of old states at a time)
-                work = doubled + max(work, min(GROW_SLICE, self.table.count) * SLICE_BYTES)
+                work = doubled + max(work, min(self.table.grow_slice, self.table.count) * SLICE_BYTES)
             held += self.coming * COMING_BYTES + work
         elif self.making:  # (between chunks: the next one's steps)
             held += min(CHUNK, len(self.layer[0])) * CHUNK_BYTES

@@ -5,7 +5,6 @@ import random
 import numpy as np
 import pytest
 
-from fewest.solvers.common import state_table
 from fewest.solvers.common.state_table import LOAD, SLOT_BYTES, StateTable
 
 
@@ -21,12 +20,11 @@ SEEDS = pytest.mark.parametrize("seed", range(4))
 PROBING = pytest.mark.parametrize("few", [0, 16, 1 << 20])  # a slot a round, windows once few are left, windows
 
 
-def empty_table(seed: int, few: int, monkeypatch) -> tuple[random.Random, StateTable, list[int], dict]:
+def empty_table(seed: int, few: int) -> tuple[random.Random, StateTable, list[int], dict]:
     """A random source, an empty table probing as `few` says, 6,000 distinct keys, and the
     dict the table should match."""
-    monkeypatch.setattr(state_table, "FEW", few)
     rng = random.Random(seed)
-    return rng, StateTable(bits=4), random_keys(rng, 6000), {}
+    return rng, StateTable(bits=4, few=few), random_keys(rng, 6000), {}
 
 
 def assert_holds(table: StateTable, keys: list[int], expected: dict) -> None:
@@ -37,8 +35,8 @@ def assert_holds(table: StateTable, keys: list[int], expected: dict) -> None:
 
 @SEEDS
 @PROBING
-def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
-    rng, table, keys, expected = empty_table(seed, few, monkeypatch)
+def test_it_holds_what_a_dict_holds(seed, few):
+    rng, table, keys, expected = empty_table(seed, few)
     for start in range(0, 5000, 500):
         batch = keys[start:start + 500]
         values = [rng.randrange(1 << 32) for _ in batch]
@@ -56,8 +54,8 @@ def test_it_holds_what_a_dict_holds(seed, few, monkeypatch):
 
 @SEEDS
 @PROBING
-def test_put_finds_the_keys_held_and_puts_in_the_others(seed, few, monkeypatch):
-    rng, table, keys, expected = empty_table(seed, few, monkeypatch)
+def test_put_finds_the_keys_held_and_puts_in_the_others(seed, few):
+    rng, table, keys, expected = empty_table(seed, few)
     for start in range(0, 5000, 500):
         # half of each batch put in before (and perhaps again), in no order
         batch = keys[start:start + 500] + rng.sample(keys[:start + 500], min(start, 500) // 2)
@@ -85,11 +83,9 @@ def probes_cross_no_gap(table: StateTable) -> bool:
 @pytest.mark.parametrize("seed", range(3))
 def test_doubling_in_small_slices_keeps_every_key_findable(seed, monkeypatch):
     # (many slices: keys whose way from home crosses into the next slice, or wraps round)
-    monkeypatch.setattr(state_table, "SLICE", 64)
-    monkeypatch.setattr(state_table, "GROW_SLICE", 64)
     rng = random.Random(seed)
     keys = random_keys(rng, 12000)
-    table = StateTable(bits=4)
+    table = StateTable(bits=4, slice_keys=64, grow_slice=64)
     late = []
     put = StateTable._put
     monkeypatch.setattr(StateTable, "_put", lambda self, k, v: (late.append(len(k)), put(self, k, v))[1])
@@ -111,10 +107,9 @@ def test_values_can_be_changed_in_place_by_slot():
     assert table.get(np.array([5, 9, 11], np.uint64))[1].tolist() == [1, 7, 0]
 
 
-def test_a_long_add_or_lookup_looks_up_from_its_work_between_slices(monkeypatch):
+def test_a_long_add_or_lookup_looks_up_from_its_work_between_slices():
     # A doubling at 23M states takes seconds: the search looks at its budgets in between.
-    monkeypatch.setattr(state_table, "SLICE", 100)
-    table, calls = StateTable(bits=4), []
+    table, calls = StateTable(bits=4, slice_keys=100), []
     keys = np.arange(1, 1001, dtype=np.uint64)
     table.add(keys, np.ones(1000, np.uint32), lambda: calls.append(1))
     assert len(calls) >= 10

@@ -17,7 +17,7 @@ from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.common.held_bytes import resident_bytes
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from tests import oracle
 from tests.sokoban_support import (
     REACHED, checked, children_made, climbing, idle, lexicographic_optimum, microban, reports_until_reached,

@@ -12,7 +12,7 @@ from fewest.solvers.sokoban import solver
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.searches.backward import pulled_plan
 from fewest.solvers.sokoban.board.board import compile_board
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, microban, random_rooms, search_position

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from tests.paths import DATA_DIR, ROOT
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the proof forks helpers only with two cores")

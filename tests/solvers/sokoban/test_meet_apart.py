@@ -15,7 +15,7 @@ from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.common.held_bytes import resident_bytes
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, level, microban, reports_until_reached
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the search from both ends goes apart only with two cores")

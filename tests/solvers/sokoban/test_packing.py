@@ -15,7 +15,7 @@ from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
 from tests.sokoban_support import level, search_position

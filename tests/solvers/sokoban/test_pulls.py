@@ -22,7 +22,8 @@ from fewest.solvers.sokoban.searches import push as sokoban_search
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import CompactPullTable, PullTable, pull_table
-from fewest.solvers.sokoban.pulls.apart import PullsApart, spare_core
+from fewest.solvers.common.processes import spare_core
+from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.compact import fits
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
 from tests.sokoban_support import (

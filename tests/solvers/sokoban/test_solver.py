@@ -22,7 +22,7 @@ from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, format_row, for
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, is_dead
 from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
-from fewest.solvers.sokoban.pulls.apart import spare_core
+from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables, side_row
 from tests import oracle
 from tests.sokoban_support import (

@@ -1,6 +1,7 @@
 """Get out boards settled from the same board with fewer cars, checked against the oracle."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +11,7 @@ from fewest.solvers import Control, Status
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.traffic import solver
 from fewest.solvers.traffic import relaxed as traffic_relaxed
+from fewest.solvers.traffic.tuning import TUNING
 from fewest.solvers.traffic.random_levels import random_level
 from tests import oracle
 
@@ -33,13 +35,13 @@ def counting(sizes: list[int]):
     return counted
 
 
-def test_what_fewer_cars_settle_is_what_the_whole_board_needs(monkeypatch):
-    monkeypatch.setattr(traffic_relaxed, "KEPT_SHARE", 0.99)  # every proper subset may be tried
+def test_what_fewer_cars_settle_is_what_the_whole_board_needs():
+    every_subset = replace(TUNING, kept_share=0.99)  # every proper subset may be tried
     sizes: list[int] = []
     none = plans = 0
     for level in dense_boards(7, 250):
         sizes.clear()
-        settled = traffic_relaxed.settle(level, Control(), counting(sizes))
+        settled = traffic_relaxed.settle(level, Control(), counting(sizes), every_subset)
         if settled is None:
             continue
         expected = oracle.shortest_plan(T, level)
@@ -54,22 +56,21 @@ def test_what_fewer_cars_settle_is_what_the_whole_board_needs(monkeypatch):
 
 
 def test_the_solver_with_the_rounds_matches_the_oracle(monkeypatch):
-    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # past the start every board goes to numpy
-    monkeypatch.setattr(solver, "MIDWAY_NODES", 0)  # and the rounds run at its first check,
+    # past the start every board goes to numpy, and the rounds run at its first check,
+    tuning = replace(TUNING, small_states=0, midway_nodes=0, kept_share=0.99)
     monkeypatch.setattr(Control, "CHECK_EVERY", 1)  # after its first position
-    monkeypatch.setattr(traffic_relaxed, "KEPT_SHARE", 0.99)
     settled = []
     settle = solver.settle
 
-    def watched(level, control, solve_smaller):
-        settled.append(settle(level, control, solve_smaller))
+    def watched(level, control, solve_smaller, tuning):
+        settled.append(settle(level, control, solve_smaller, tuning))
         return settled[-1]
 
     monkeypatch.setattr(solver, "settle", watched)
     solver._cache.clear()
     for level in dense_boards(11, 150):
         expected = oracle.shortest_plan(T, level)
-        solution = solver.solve(level, T.initial_state(level), Control())
+        solution = solver.solve(level, T.initial_state(level), Control(), tuning=tuning)
         if expected is None:
             assert solution.status is Status.UNSOLVABLE
         else:
@@ -86,14 +87,14 @@ def test_the_solver_with_the_rounds_matches_the_oracle(monkeypatch):
 CROWDED = "7 4\n2 3 6\n2 3 6\n1 5\n0\n1 2\n1 3\n2 3 5\n1 1\n2 3 6\n1 3\n1 3\n1 5\n1 5\n1 5\n"
 
 
-def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget(monkeypatch):
+def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget():
     (entry,) = read_text(CROWDED, "crowded.in")
     sizes: list[int] = []
     seen = []
     control = Control(on_progress=seen.append, progress_interval=0)
     control.expanded, control.bound = 5000, 14  # the caller's figures: reports go on from there
     assert traffic_relaxed.settle(entry.level, control, counting(sizes)) == traffic_relaxed.Relaxed(None)
-    assert sizes[-1] == 10 and control.expanded < traffic_relaxed.ROUND_NODES
+    assert sizes[-1] == 10 and control.expanded < TUNING.round_nodes
     counts = [progress.expanded for progress in seen]
     assert len(counts) > 10 and counts == sorted(counts)
     assert 5000 < counts[0] <= counts[-1] <= control.expanded
@@ -101,8 +102,8 @@ def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget(monk
     solution = solver.solve(entry.level, T.initial_state(entry.level), Control())
     assert solution.status is Status.UNSOLVABLE
 
-    monkeypatch.setattr(traffic_relaxed, "ROUND_NODES", 20_000)  # the last round needs more
-    assert traffic_relaxed.settle(entry.level, Control(), solver._smaller_plan) is None
+    short_rounds = replace(TUNING, round_nodes=20_000)  # the last round needs more
+    assert traffic_relaxed.settle(entry.level, Control(), solver._smaller_plan, short_rounds) is None
     with pytest.raises(Stopped) as stop:
         traffic_relaxed.settle(entry.level, Control(should_stop=lambda: True), solver._smaller_plan)
     assert stop.value.reason == "cancelled"

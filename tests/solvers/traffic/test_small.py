@@ -4,6 +4,7 @@ import itertools
 import random
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -14,6 +15,7 @@ from fewest.solvers.traffic import solver
 from fewest.solvers.common.control import Budget, Stopped
 from fewest.solvers.traffic.random_levels import random_level
 from fewest.solvers.traffic.small import TooLarge, forward_search, goal_unreachable
+from fewest.solvers.traffic.tuning import TUNING
 
 from tests import oracle
 
@@ -47,12 +49,12 @@ def _boards(seed, count, sizes, dense=False):
         yield level, state
 
 
-def test_plain_search_agrees_with_the_numpy_search(monkeypatch):
-    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # solve() always takes the numpy path
+def test_plain_search_agrees_with_the_numpy_search():
+    numpy_only = replace(TUNING, small_states=0)  # solve() always takes the numpy path
     solver._cache.clear()
     outcomes, longest = set(), 0
     for level, state in _boards(7, 300, (4, 5, 6), dense=True):
-        expected = solver.solve(level, state, Control(), "moves")
+        expected = solver.solve(level, state, Control(), "moves", numpy_only)
         length = _plain_length(level, state) if not goal_unreachable(level, state) else None
         if expected.status is Status.UNSOLVABLE:
             assert length is None
@@ -70,14 +72,13 @@ def test_plain_search_agrees_with_the_oracle_on_small_boards():
         assert _plain_length(level, state) == (None if expected is None else len(expected))
 
 
-def test_get_out_solves_use_it_and_fall_back_past_the_limit(monkeypatch):
+def test_get_out_solves_use_it_and_fall_back_past_the_limit():
     (entry,) = read_text(SAMPLE, "getout.in")
     start = T.initial_state(entry.level)
     with pytest.raises(TooLarge):
         forward_search(entry.level, start, Control(), 1)
-    for limit in (0, 1, solver.SMALL_STATES):
-        monkeypatch.setattr(solver, "SMALL_STATES", limit)
-        solution = solve("traffic", entry.level)
+    for limit in (0, 1, TUNING.small_states):
+        solution = solver.solve(entry.level, start, Control(), "moves", replace(TUNING, small_states=limit))
         assert solution.optimal and oracle.replay_length(T, entry.level, list(solution.moves)) == 4
 
 

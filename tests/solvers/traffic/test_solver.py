@@ -1,6 +1,7 @@
 """Traffic solver: every reference answer, the oracle on random boards, tables, cancel, budgets."""
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,10 +10,10 @@ from fewest.engine import traffic as T
 from fewest.levels import read_file, read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import Budget, Control, Status, solve, warm_up
-from fewest.solvers.traffic import solver
-from fewest.solvers.traffic import bfs as traffic_bfs
+from fewest.solvers.traffic import TrafficSolver, solver
 from fewest.solvers.traffic import table as traffic_table
 from fewest.solvers.traffic.random_levels import random_level
+from fewest.solvers.traffic.tuning import TUNING
 from tests import oracle
 from tests.paths import DATA_DIR
 
@@ -88,19 +89,27 @@ def test_a_hint_after_warm_up_is_a_lookup_from_any_position():
     assert T.is_solved(entry.level, state)
 
 
+def tuned(**changes) -> TrafficSolver:
+    """The traffic solver with some of its tuning changed."""
+    return TrafficSolver(replace(TUNING, **changes))
+
+
+def tuned_solve(solver_: TrafficSolver, level: T.Level, state: T.State | None = None):
+    return solver_.solve(level, T.initial_state(level) if state is None else state, Control())
+
+
 def test_a_warm_up_leaves_a_cluster_too_large_for_a_table_at_once(monkeypatch):
     searched = []
-    monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 0)  # no cluster fits
     monkeypatch.setattr(traffic_table, "best_first", lambda *args: searched.append(args))
     (entry,) = read_text(CONTEST_SAMPLE, "getout.in")
     solver._cache.clear()
-    warm_up("traffic", entry.level)
+    tuned(edge_limit=0).warm_up(entry.level)  # no cluster fits
     assert searched == [] and solver._cached_table(entry.level, T.initial_state(entry.level)) is None
     # a solve of the same board goes on without a table: by A*, here stubbed out
     layout = traffic_table.Layout(entry.level, T.initial_state(entry.level))
-    traffic_table.explore(layout, layout.encode(T.initial_state(entry.level)), Control(), None)
+    traffic_table.explore(layout, layout.encode(T.initial_state(entry.level)), Control(), None,
+                          tuning=replace(TUNING, edge_limit=0))
     assert len(searched) == 1
-    monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 1 << 24)
     warm_up("traffic", entry.level)  # and one that fits gets its table
     assert solver._cached_table(entry.level, T.initial_state(entry.level)) is not None
     solver._cache.clear()
@@ -137,15 +146,15 @@ def test_unsolvable_exit_and_rows_that_can_never_clear():
 
 
 def test_large_clusters_are_searched_without_a_table(monkeypatch):
-    monkeypatch.setattr(traffic_table, "EDGE_LIMIT", 50)
-    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # "Get out" boards too: no plain-Python search
-    monkeypatch.setattr(solver, "settle", lambda *args: None)  # nor fewer cars (test_traffic_relaxed)
+    # "Get out" boards too: no plain-Python search
+    small_tables = tuned(edge_limit=50, small_states=0)
+    monkeypatch.setattr(solver, "settle", lambda *args: None)  # nor fewer cars (test_relaxed.py)
     solver._cache.clear()
     rng = random.Random(5)
     for _ in range(60):
         level = random_level(rng, 4, rng.randint(2, 6), goal=rng.choice(("exit", "clear-row")))
         expected = oracle.shortest_plan(T, level)
-        solution = solve("traffic", level)
+        solution = tuned_solve(small_tables, level)
         if expected is None:
             assert solution.status is Status.UNSOLVABLE
         else:
@@ -153,11 +162,10 @@ def test_large_clusters_are_searched_without_a_table(monkeypatch):
     solver._cache.clear()
 
 
-@pytest.mark.parametrize("chunk", [64, traffic_bfs.CHUNK_ENTRIES])  # many expansion steps / one
+@pytest.mark.parametrize("chunk", [64, TUNING.chunk_entries])  # many expansion steps / one
 def test_get_out_boards_too_large_for_a_table_go_to_best_first_search(monkeypatch, chunk):
-    monkeypatch.setattr(solver, "SOLVE_TABLE_STATES", 0)  # every solve past the first layer turns to A*
-    monkeypatch.setattr(traffic_bfs, "CHUNK_ENTRIES", chunk)
-    monkeypatch.setattr(solver, "SMALL_STATES", 0)  # and the plain-Python search gives way at once
+    # every solve past the first layer turns to A*, and the plain-Python search gives way at once
+    a_star = tuned(solve_table_states=0, chunk_entries=chunk, small_states=0)
     monkeypatch.setattr(solver, "settle", lambda *args: None)  # and so do boards with fewer cars
     solver._cache.clear()
     rng = random.Random(99)
@@ -167,7 +175,7 @@ def test_get_out_boards_too_large_for_a_table_go_to_best_first_search(monkeypatc
         level = random_level(rng, n, rng.randint(2, 2 * n), goal="clear-row", walls=rng.randint(0, 2),
                              lengths=(2,))
         expected = oracle.shortest_plan(T, level)
-        solution = solve("traffic", level)
+        solution = tuned_solve(a_star, level)
         assert "cluster" not in solution.extra  # no table was built
         if expected is None:
             assert solution.status is Status.UNSOLVABLE
@@ -178,12 +186,11 @@ def test_get_out_boards_too_large_for_a_table_go_to_best_first_search(monkeypatc
     solver._cache.clear()
 
 
-def test_small_chunks_and_the_solve_table_limit_change_nothing(monkeypatch):
-    monkeypatch.setattr(traffic_bfs, "CHUNK_ENTRIES", 64)
-    monkeypatch.setattr(solver, "SOLVE_TABLE_STATES", 30)
+def test_small_chunks_and_the_solve_table_limit_change_nothing():
+    small = tuned(chunk_entries=64, solve_table_states=30)
     solver._cache.clear()
     for entry in SAMPLE[::9]:
-        assert check_plan(entry.level, solve("traffic", entry.level)) == entry.par
+        assert check_plan(entry.level, tuned_solve(small, entry.level)) == entry.par
     solver._cache.clear()
 
 

@@ -182,7 +182,7 @@ async def test_c_copies_the_moves_as_text_and_pasting_them_plays_them_again(tmp_
         assert _message(app) == f"Copied your move to the clipboard: {app.clipboard}"
         await pilot.press("r")
         app.focused.post_message(events.Paste(app.clipboard))  # (bubbles from the board up)
-        await wait_for(pilot, lambda: not screen._playing and game.state == there)
+        await wait_for(pilot, lambda: not screen.thinker.playing and game.state == there)
         assert game.line_moves == mine and game.entries[-1].kind is EntryKind.MOVE  # the player's own
         await pilot.press("u")
         assert game.state == game.start
@@ -194,10 +194,10 @@ async def test_pasted_moves_playing_are_labelled_as_pasted(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         screen.post_message(events.Paste("lr"))  # a step onto the goal and back
-        await wait_for(pilot, lambda: bool(screen._playing))
+        await wait_for(pilot, lambda: screen.thinker.playing)
         assert "pasted moves: 2 to go" in str(screen.query_one("#status").render())
         await pilot.press("escape")
-        assert not screen._playing and not screen.game.entries
+        assert not screen.thinker.playing and not screen.game.entries
 
 
 async def test_a_paste_that_is_not_moves_from_here_says_which_and_plays_nothing(tmp_path):

@@ -6,8 +6,10 @@ import dataclasses
 
 from fewest.engine import sokoban
 from fewest.levels.bundled import find_pack
+from fewest.solvers import api
 from fewest.tui.app.app import FewestApp
 from fewest.tui.app.boards.screen import BoardScreen
+from fewest.tui.services.known_plans import solving_plan
 from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 from tests.sokoban_support import lexicographic_optimum
 
@@ -91,7 +93,7 @@ async def test_a_hint_asked_before_a_switch_does_not_answer_after_it(tmp_path):
         screen = board_screen(app)
         await pilot.press("h", "M")  # (the switch stops the search for the moves)
         await idle(pilot)
-        assert "fewest pushes" in _message(app) and screen.analysis is None
+        assert "fewest pushes" in _message(app) and screen.thinker.answer is None
         await pilot.press("h")
         await idle(pilot)
         assert _message(app).startswith("7 pushes (25 moves)")
@@ -191,13 +193,13 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
         await wait_for(pilot, lambda: app.store.level(entry.key).push_par is not None)
         record = app.store.level(entry.key)
         assert record.push_par == 7 and record.par is None  # (the moves' par is the file's, 19: not searched)
-        plan = screen._solving_plan(record.push_par_plan, screen.game.start)  # (kept with it, and it solves)
+        plan = solving_plan(sokoban, entry.level, record.push_par_plan, screen.game.start)  # (kept with it, and it solves)
         assert (sokoban.tally(plan).pushes, len(plan)) == lexicographic_optimum(entry.level, "pushes")
     from fewest.solvers.common.solution import Solution, Stats, Status
-    from fewest.tui.services import hints as solver_worker
+    from fewest.tui.services import hints
 
     # met again, a search would find nothing: the plan kept with the par answers from the start
-    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
+    monkeypatch.setattr(hints.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
     again = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
     async with again.run_test(size=SIZE) as pilot:
         assert "Par 7 pushes" in _status(again)
@@ -207,7 +209,7 @@ async def test_the_par_by_pushes_is_learned_on_opening_and_on_switching(tmp_path
 
 
 def test_a_count_of_one_push_is_singular():
-    from fewest.tui.app.status_bar import by_metric
+    from fewest.tui.services.level_summary import by_metric
 
     assert [by_metric(n, "pushes") for n in (0, 1, 2, "?")] == ["0 pushes", "1 push", "2 pushes", "? pushes"]
     assert by_metric(1, "moves") == "1"
@@ -215,7 +217,7 @@ def test_a_count_of_one_push_is_singular():
 
 async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_stands(tmp_path, monkeypatch):
     from fewest.solvers.common.solution import Solution, Stats, Status
-    from fewest.tui.services import hints as solver_worker
+    from fewest.tui.services import hints
 
     entry = _cloakroom()
     app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
@@ -231,7 +233,7 @@ async def test_a_game_left_under_pushes_keeps_the_plan_by_pushes_from_where_it_s
         screen.save_game()
     assert app.store.saved_game(entry.key).push_plan
     # met again, a search would find nothing: the plan kept with the game answers
-    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
+    monkeypatch.setattr(hints.api, "solve", lambda *args, **options: Solution(Status.BUDGET, stats=Stats()))
     again = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
     async with again.run_test(size=SIZE) as pilot:
         assert _message(again).startswith("Welcome back")
@@ -259,12 +261,10 @@ async def test_a_files_push_par_is_shown_and_checked_by_a_short_proof(tmp_path):
 
 
 async def test_a_bundled_push_par_and_its_plan_are_trusted_with_no_search(tmp_path, monkeypatch):
-    from fewest.tui.app.boards import thinking as board_thinking
-
     entry = _cloakroom(push_par=True)
     assert entry.push_par == lexicographic_optimum(entry.level, "pushes")[0] == 7
     searched = []
-    monkeypatch.setattr(board_thinking.api, "solve", lambda *args, **options: searched.append(options))
+    monkeypatch.setattr(api, "solve", lambda *args, **options: searched.append(options))
     app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
     app.learn_par = True
     async with app.run_test(size=SIZE) as pilot:

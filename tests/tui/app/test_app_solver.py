@@ -19,9 +19,9 @@ from fewest.solvers import api
 from fewest.solvers.common.control import Budget, Progress
 from fewest.solvers.sokoban.plans.box_route import box_route
 from fewest.solvers.common.solution import Solution, Stats, Status
-from fewest.tui.services import hints as solver_worker
+from fewest.tui.services import hints
 from fewest.tui.app.app import FewestApp
-from fewest.tui.services.hints import PlanBook, analyse, distance, undos_out_of_deadlock
+from fewest.tui.services.hints import PlanBook, hint_for, meter_reading, undos_out_of_deadlock
 from fewest.tui.services.level_summary import short_count
 from fewest.tui.services.progress import ProgressStore
 from tests.app_support import SIZE, app_on_text, board_screen, entries, idle, make_app, quiet_app, wait_for
@@ -56,7 +56,7 @@ def _message(app) -> str:
 
 async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path, monkeypatch):
     slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     app = make_app(tmp_path, "rotation")
     app.clock = time.monotonic  # the spinner waits 0.3 s of real time
     async with app.run_test(size=SIZE) as pilot:
@@ -68,7 +68,7 @@ async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path,
         await pilot.press("escape")
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
         assert slow.stopped_at[0] - pressed < 0.2
-        assert screen._busy_since is None and _message(app) == "Cancelled."
+        assert not screen.thinker.busy and _message(app) == "Cancelled."
         assert app.screen is screen  # escape cancelled; it did not leave the board
         await pilot.press("escape")
         assert app.screen is not screen
@@ -77,7 +77,7 @@ async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path,
 async def test_a_big_node_count_stays_short_enough_to_read(tmp_path, monkeypatch):
     assert [short_count(n) for n in (999, 12_345, 678_901, 3_714_784)] == ["999", "12,345", "678k", "3.7M"]
     slow = SlowSolver(expanded=3_714_784)
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     app = make_app(tmp_path, "sokoban")
     app.clock = time.monotonic
     async with app.run_test(size=(80, 30)) as pilot:
@@ -114,7 +114,7 @@ async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
 async def thinking_on_a_hint(tmp_path, monkeypatch, family: str):
     """An app on `family`'s first test level, a hint's (fake) search running: (app, pilot, solver)."""
     slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     app = make_app(tmp_path, family)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -128,7 +128,7 @@ async def test_keys_keep_working_while_the_solver_thinks(tmp_path, monkeypatch):
         await pilot.press("B")  # a move: played at once, and the stale search is dropped
         assert screen.game.counters.moves == 1
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
-        assert screen._busy_since is None
+        assert not screen.thinker.busy
         await pilot.press("u", "question_mark")
         assert screen.game.counters.moves == 0 and app.screen.query_one("#help-card")
 
@@ -143,7 +143,7 @@ async def test_a_real_sokoban_search_stops_promptly_when_cancelled(tmp_path, mon
         finally:
             finished.append(time.monotonic())
 
-    monkeypatch.setattr(solver_worker.api, "solve", timed)
+    monkeypatch.setattr(hints.api, "solve", timed)
     hardest = max(find_pack("sokoban_grigr2001").entries, key=lambda e: len(e.level.boxes))
     app = quiet_app(FewestApp([hardest], 0, data_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
@@ -184,7 +184,7 @@ async def test_undos_out_of_a_dead_position_count_a_plan_not_proven_and_never_gu
         solution = real(family, level, state, **options)
         return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra)
 
-    monkeypatch.setattr(solver_worker.api, "solve", solve)
+    monkeypatch.setattr(hints.api, "solve", solve)
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("up")  # pushes a box against the top wall: no goal there
@@ -251,13 +251,13 @@ async def test_the_meter_shows_the_exact_distance_live(tmp_path, family):
         screen = board_screen(app)
         game = screen.game
         await pilot.press("m")
-        await wait_for(pilot, lambda: screen.meter_value is not None)
-        assert screen.meter_value == len(shortest_plan(game.rules, game.level, game.state))
-        assert f"To go: {screen.meter_value}" in _status(app)
+        await wait_for(pilot, lambda: screen.thinker.meter_value is not None)
+        assert screen.thinker.meter_value == len(shortest_plan(game.rules, game.level, game.state))
+        assert f"To go: {screen.thinker.meter_value}" in _status(app)
         await pilot.press("h", "h", "h")
         await idle(pilot)
-        await wait_for(pilot, lambda: screen.meter_value is not None)
-        assert screen.meter_value == len(shortest_plan(game.rules, game.level, game.state))
+        await wait_for(pilot, lambda: screen.thinker.meter_value is not None)
+        assert screen.thinker.meter_value == len(shortest_plan(game.rules, game.level, game.state))
 
 
 async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
@@ -317,12 +317,12 @@ async def test_a_box_clicked_while_a_solve_plays_stops_it_and_stays_picked(tmp_p
         screen = board_screen(app)
         board, game = screen.board, screen.game
         await pilot.press("S")
-        await wait_for(pilot, lambda: game.counters.moves >= 1 and bool(screen._playing))
+        await wait_for(pilot, lambda: game.counters.moves >= 1 and screen.thinker.playing)
         row, col = divmod(min(game.state.boxes), game.level.width)
         await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
         played = game.counters.moves
         await pilot.pause(0.5)
-        assert not screen._playing and game.counters.moves == played  # the solve stopped
+        assert not screen.thinker.playing and game.counters.moves == played  # the solve stopped
         assert board._picked_box() == row * game.level.width + col and "should go" in _message(app)
 
 
@@ -337,7 +337,7 @@ async def test_escape_stops_a_solve_halfway_and_its_moves_undo(tmp_path):
         await pilot.press("escape")
         played = game.counters.moves
         await pilot.pause(0.5)
-        assert game.counters.moves == played and not game.is_solved() and not screen._playing
+        assert game.counters.moves == played and not game.is_solved() and not screen.thinker.playing
         assert {e.kind.value for e in game.entries} == {"solve"}
         await pilot.press("u")
         assert game.counters.moves == played - 1
@@ -350,7 +350,7 @@ async def test_a_hint_out_of_budget_says_what_the_proof_reached(tmp_path, monkey
     def stopped(family, level, state=None, **options):
         return answers[0]
 
-    monkeypatch.setattr(solver_worker.api, "solve", stopped)
+    monkeypatch.setattr(hints.api, "solve", stopped)
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -373,7 +373,7 @@ async def test_a_plan_not_proven_shortest_says_so_in_hints_and_solves(tmp_path, 
             return solution
         return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra, at_least=3)
 
-    monkeypatch.setattr(solver_worker.api, "solve", unproven)
+    monkeypatch.setattr(hints.api, "solve", unproven)
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
@@ -396,7 +396,7 @@ async def test_following_a_plan_not_proven_shortest_needs_no_new_search(tmp_path
         solution = real(family, level, state, **options)
         return Solution(Status.FOUND, solution.moves, solution.stats, solution.extra, at_least=3)
 
-    monkeypatch.setattr(solver_worker.api, "solve", unproven)
+    monkeypatch.setattr(hints.api, "solve", unproven)
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
@@ -429,13 +429,13 @@ def test_traffic_hints_count_as_the_counter_does_after_the_car_just_moved(pack, 
     cheaper = 0
     for first in rules.legal_moves(level, start):
         state = rules.apply(level, start, first)
-        analysis = analyse("traffic", level, state, [start], book, lambda: False, last=first)
+        analysis = hint_for("traffic", level, state, [start], book, lambda: False, last=first)
         expected = fewest_counted(rules, level, state, first)
         assert analysis.status is Status.OPTIMAL and analysis.moves_to_go == expected
         line = [first, *analysis.plan]
         assert rules.is_solved(level, replay(rules, level, analysis.plan, state))
         assert rules.tally(line).moves == 1 + expected
-        assert distance("traffic", level, state, book, lambda: False, Budget(seconds=5.0), first) == expected
+        assert meter_reading("traffic", level, state, book, lambda: False, Budget(seconds=5.0), first) == expected
         cheaper += expected < len(shortest_plan(rules, level, state))
     assert cheaper  # (each level has a first move the same car may go on from for free)
 
@@ -530,13 +530,13 @@ def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeyp
     level = read_text(ROOM, "room.xsb")[0].level
     start = sokoban.initial_state(level)
     saved = tuple(parse_plan(sokoban, DETOUR))
-    monkeypatch.setattr(solver_worker.api, "solve", lambda *args, **options: search)
+    monkeypatch.setattr(hints.api, "solve", lambda *args, **options: search)
     # (the faked search's plans are from the start; with none, also from a position on the way)
     for moves_in in (0, 3) if search.moves == () else (0,):
         book = PlanBook(sokoban, level)
         book.learn_saved(start, saved, "the level file's solution")
         here = replay(sokoban, level, saved[:moves_in])
-        answer = analyse("sokoban", level, here, [], book, lambda: False)
+        answer = hint_for("sokoban", level, here, [], book, lambda: False)
         if expected == "saved":
             assert answer.plan == saved[moves_in:] and answer.status is Status.FOUND
             assert (answer.at_least, answer.origin) == (2, "the level file's solution")
@@ -552,12 +552,12 @@ def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeyp
 
 @pytest.mark.parametrize("whose", ["the level file's solution", "your best solution", "too long"])
 async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_path, monkeypatch, whose):
-    monkeypatch.setattr(solver_worker.api, "solve",
+    monkeypatch.setattr(hints.api, "solve",
                         lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
     if whose == "too long":  # (a solution longer than that is not replayed as the level opens)
-        from fewest.tui.app.boards import thinking as board_thinking
+        from fewest.tui.services import known_plans
 
-        monkeypatch.setattr(board_thinking, "SAVED_MOST", len(DETOUR) - 1)
+        monkeypatch.setattr(known_plans, "SAVED_MOST", len(DETOUR) - 1)
     entry = read_text(f"{ROOM}Solution: {DETOUR}\n", "room.xsb")[0]
     if whose == "your best solution":
         entry = dataclasses.replace(entry, solutions=())
@@ -580,7 +580,7 @@ async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_pat
 async def test_a_level_solved_by_hand_serves_its_rest_after_undos_where_the_search_runs_out(tmp_path, monkeypatch):
     from fewest.tui.app.solved_screen import SolvedScreen
 
-    monkeypatch.setattr(solver_worker.api, "solve",
+    monkeypatch.setattr(hints.api, "solve",
                         lambda *args, **options: Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2))
     app = app_on_text(tmp_path, ROOM, "room.xsb")
     keys = {"l": "left", "r": "right", "u": "up", "d": "down"}
@@ -601,7 +601,7 @@ async def test_a_bump_into_a_wall_leaves_the_search_running(tmp_path, monkeypatc
         await pilot.press("down")  # the wall below the player: nothing moves
         assert "wall" in _message(app) and screen.game.counters.moves == 0
         await pilot.pause(0.1)
-        assert not slow.stopped_at and screen._busy_since is not None
+        assert not slow.stopped_at and screen.thinker.busy
         await pilot.press("left")  # a step: the search was for the position it left
         await wait_for(pilot, lambda: bool(slow.stopped_at), timeout=2)
         assert screen.game.counters.moves == 1
@@ -632,7 +632,7 @@ async def test_a_plan_proven_from_the_start_serves_the_level_met_again(tmp_path,
         kept = app.store.level(screen.entry.key)
         assert kept.par == par and len(parse_plan(screen.game.rules, kept.par_plan)) == par
     slow = SlowSolver()  # (a search would never end: the answers must come from the kept plan)
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     again = make_app(tmp_path, family)
     async with again.run_test(size=SIZE) as pilot:
         screen = board_screen(again)
@@ -659,7 +659,7 @@ async def test_a_kept_plan_serves_only_if_it_solves_the_level_in_par_moves(tmp_p
     if best:
         store.record_solve(entry.key, len(plan), sokoban.tally(plan).pushes, assisted=False, plan=text)
     slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     app = make_app(tmp_path, "sokoban")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -689,7 +689,7 @@ async def test_a_plan_as_short_as_the_par_serves_where_the_par_is_trusted(tmp_pa
     else:
         entry = dataclasses.replace(entry, solutions=("U" * 5, format_plan(sokoban, plan)))  # (the first fails)
     slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
@@ -716,7 +716,7 @@ async def test_a_resumed_game_keeps_the_plan_proven_from_where_it_stands(tmp_pat
         kept["games"][key]["plan"] = "U" * len(kept["games"][key]["plan"])
         games.write_text(json.dumps(kept), encoding="utf-8")
     slow = SlowSolver()
-    monkeypatch.setattr(solver_worker.api, "solve", slow)
+    monkeypatch.setattr(hints.api, "solve", slow)
     again = make_app(tmp_path, "sokoban")
     async with again.run_test(size=SIZE) as pilot:
         assert _message(again).startswith("Welcome back")

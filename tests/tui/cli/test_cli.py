@@ -98,7 +98,7 @@ def test_a_levels_seconds_leave_out_loading_the_solvers_code(capsys, monkeypatch
     monkeypatch.setattr(registry, "importlib", SimpleNamespace(import_module=slow))
     _, out, _ = run(capsys, "solve", "--json", os.path.join(DATA, "sokoban_1.in"))
     record = json.loads(out)
-    assert record["length"] == 1 and record["seconds"] < 1.0 and calls[0] == "fewest.solvers.sokoban.solver"
+    assert record["length"] == 1 and record["seconds"] < 1.0 and calls[0] == "fewest.solvers.sokoban"
 
 
 @pytest.mark.parametrize(
@@ -593,7 +593,7 @@ def test_solve_stops_at_its_memory_and_says_what_it_proved(capsys):
 
 
 def test_the_default_memory_budget_is_half_the_machine():
-    from fewest.tui.cli.solve import default_memory_bytes
+    from fewest.tui.services.budgets import default_memory_bytes
 
     physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     assert default_memory_bytes() == physical // 2

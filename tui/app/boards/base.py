@@ -91,6 +91,7 @@ class BoardView(Widget, can_focus=True):
                          "board--dim", "board--cursor"}
     METER: ClassVar[bool] = True  # is the exact distance cheap enough for a live meter?
     DEADLOCKS: ClassVar[bool] = False  # can a move make the level unsolvable (checked after each one)?
+    COUNTS_PUSHES: ClassVar[bool] = False  # are pushes counted (status line, hints, solved card)?
     HELP_NOTES: ClassVar[tuple[str, ...]] = ()  # mouse use, key collisions: shown by `?`
 
     class Said(Message):

@@ -1,14 +1,17 @@
 """The board screen: one level in play, the keys every family shares, saving, the solved card.
 
-`Game` (the mid-end) owns the position and history; the family's board widget draws
-it and posts the moves the player picks. Hints, solve and the meter live in
-app/boards/thinking.py (a mixin of this screen).
+The level in play is a `Visit` (tui/services/visit.py: the game, hints asked, time spent,
+its saved game); the family's board widget draws the game and hands the screen the moves
+the player picks. Hints, solve, the meter, the deadlock watch and the par are the
+thinker's (app/boards/thinking.py), an invisible widget of this screen: the keys here
+call it, and it tells back by messages (handled under "the thinker's news"). What it
+may read and call of the screen is `BoardHost` (app/boards/host.py): `game`, `entry`,
+`store`, `board`, `metric`, and `play`.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from textual import events
 from textual.app import ComposeResult
@@ -16,29 +19,26 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header
 
-from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan, parse_plan
+from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan
 from fewest.engine.game import EntryKind, Game
-from fewest.engine.registry import rules_for
-from fewest.levels import read_file_each
-from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import is_bundled
-from fewest.solvers import api
+from fewest.levels.base import LevelEntry
 from fewest.tui.app.boards.base import BoardView
-from fewest.tui.app.boards.thinking import Thinking
-from fewest.tui.services.catalog import chosen_metric, file_par, par_of
+from fewest.tui.app.boards.thinking import Thinker
 from fewest.tui.app.frontends import board_class, family_title
-from fewest.tui.services.progress import ProgressStore, SavedGame
-from fewest.tui.services.hints import PlanBook
-from fewest.tui.app.status_bar import StatusBar, StatusFacts
+from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
+from fewest.tui.services.catalog import chosen_metric, par_of, reread
+from fewest.tui.services.known_plans import solving_plan
+from fewest.tui.services.moves_text import copied_note, pasted_plan
+from fewest.tui.services.pars import keep_proven_par
+from fewest.tui.services.progress import ProgressStore
+from fewest.tui.services.visit import Visit
 
-
-COPY_SHOWN = 40  # characters of copied moves echoed in the message line
 SAVE_AFTER = 1.0  # seconds after the last change that an unfinished game is written (a crash loses no more)
 
 
-class BoardScreen(Thinking, Screen[int]):
+class BoardScreen(Screen[int]):
     BINDINGS = [
         Binding("h", "hint", "Hint", id="hint",
                 tooltip="Hint: how many moves remain, then the next move, then play it"),
@@ -74,6 +74,8 @@ class BoardScreen(Thinking, Screen[int]):
         self.pack_title = pack_title
         self._board: BoardView | None = None
         self._save_timer: Timer | None = None
+        self._frame = 0  # the spinner's
+        self.thinker = Thinker(self, id="thinker")
         self._open(index)
 
     # ----- opening and leaving a level ----------------------------------
@@ -82,68 +84,47 @@ class BoardScreen(Thinking, Screen[int]):
         return self.entries[self.index]
 
     @property
+    def game(self) -> Game:
+        """The position and its history (the visit's)."""
+        return self.visit.game
+
+    @property
+    def hints(self) -> int:
+        """Hints asked on this level (counted in its saved game)."""
+        return self.visit.hints
+
+    @property
     def metric(self) -> str:
         """What hints, solve, par and best go by here: the player's choice where the family has it."""
         return chosen_metric(self.entry.family, self.store)
 
     @property
-    def book(self) -> PlanBook:
-        """The plans known for this level under the metric chosen."""
-        return self.books[self.metric]
-
-    @property
-    def moves_book(self) -> PlanBook:
-        """The plans of the fewest moves, whatever the metric chosen: the par by moves and
-        the plans a level's file saves count moves."""
-        return self.books["moves"]
+    def board(self) -> BoardView:
+        assert self._board is not None, "the board is made in compose"
+        return self._board
 
     def _open(self, index: int) -> None:
         self.index = index
-        entry = self.entry
-        rules = rules_for(entry.family)
-        self.game = Game(rules, entry.level)
-        # (a plan book per metric: a plan of the fewest moves need not be one of the fewest pushes)
-        self.books = {metric: PlanBook(rules, entry.level, metric) for metric in api.metrics(entry.family)}
-        self.hints = 0
+        self.visit = Visit(self.entry, self.store, lambda: self.app.clock())
+        if self.is_mounted:
+            self.visit.start_clock()
+        self.thinker.reset()  # (the level's plan books: they hold for the level's rules and board)
         self.unsolvable = False  # (proven by the solver, for the level shown: not yet)
-        self._thinking_reset()
         self.solved_before = self.game.is_solved()
-        self._elapsed = 0.0
-        self._resumed = self.app.clock() if self.is_mounted else None
-        # (a level can start solved, as a rotation board with its centre all one digit can)
-        self.message = "This level is solved as it starts: no move is needed." if self.solved_before else ""
-        self._resumed_plans: SavedGame | None = None  # (its plans go into the books when the level opens)
-        saved = self.store.saved_game(entry.key)
-        if saved is not None:
-            try:
-                self.game = Game.from_record(rules, entry.level, saved.record)
-                self._elapsed, self.hints, self._resumed_plans = saved.seconds, saved.hints, saved
-                self.solved_before = self.game.is_solved()
-                self.message = "Welcome back: your game is as you left it."
-            except ValueError as exc:
-                self.store.drop_game(entry.key)
-                self.message = f"Your saved game no longer fits this level ({exc}); starting afresh."
+        self.message = self.visit.greeting
 
     def save_game(self) -> None:
-        """Keep an unfinished game on disk; forget a finished or untouched one."""
-        game, key = self.game, self.entry.key
-        if game.entries and not game.is_solved():
-            # (with the proven plans on from here by each metric, if known: a hint there may
-            # have taken a minute. Traffic's car just moved may go on for free: its hint also
-            # needs the positions that move leads to, not kept, so it searches again, as its
-            # searches are quick)
-            plans = (self.books[metric].get(game.state) if metric in self.books else None
-                     for metric in ("moves", "pushes"))
-            texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
-        else:
-            self.store.drop_game(key)
+        """Keep an unfinished game on disk, with the proven plans on from here by each metric
+        if known (a hint there may have taken a minute); forget a finished or untouched one."""
+        # (traffic's car just moved may go on for free: its hint also needs the positions that
+        # move leads to, not kept, so it searches again, as its searches are quick)
+        self.visit.save(self.thinker.proven_plan(metric) for metric in ("moves", "pushes"))
 
     def _switch(self, index: int) -> None:
         self._stop_thinking()
         self.save_game()
         self._open(index)
-        self._resumed = self.app.clock()
+        self.visit.start_clock()
         board = self.board
         if board.FAMILY == self.entry.family:
             board.set_game(self.game)
@@ -155,7 +136,7 @@ class BoardScreen(Thinking, Screen[int]):
     def _make_board(self) -> BoardView:
         family = self.entry.family
         self._board = board_class(family)(self.game, ascii_only=self.app.ascii_only, on_pick=self.play_picked,
-                                          on_select=self._stop_animation, id=f"board-{family}")
+                                          on_select=self.thinker.stop_playing, id=f"board-{family}")
         return self._board
 
     def _opened(self) -> None:
@@ -165,34 +146,21 @@ class BoardScreen(Thinking, Screen[int]):
         last = max(len(self.entries), self.entries[-1].index)
         self.sub_title = f"{self.pack_title}  {entry.index}/{last}".strip()
         self.board.focus()
-        self._recall_plans()
-        self._prepare(entry, self.book, self.par_unproven())
+        self.thinker.level_opened(self.visit.saved)
         self._changed()
-
-    def par_unproven(self) -> bool:
-        """Is there a par to learn by the metric chosen: none known, or a user's file says
-        one the solver has not proven?"""
-        entry, metric = self.entry, self.metric
-        if self.store.level(entry.key).par_by(metric) is not None:
-            return False
-        return file_par(entry, metric) is None or not is_bundled(entry)
-
-    @property
-    def board(self) -> BoardView:
-        assert self._board is not None, "the board is made in compose"
-        return self._board
 
     # ----- Textual lifecycle --------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header(icon="")
         with Container(id="board-area"):
             yield self._make_board()
-        yield Static(id="message", markup=False)  # (titles and paths are the user's: never markup)
+        yield MessageLine(id="message")
         yield StatusBar(id="status")
         yield Footer(compact=True)
+        yield self.thinker  # (draws nothing)
 
     def on_mount(self) -> None:
-        self._resumed = self.app.clock()
+        self.visit.start_clock()
         self.set_interval(0.1, self._tick)
         self._opened()
 
@@ -201,40 +169,27 @@ class BoardScreen(Thinking, Screen[int]):
         self.call_after_refresh(self.board.keep_in_view)
 
     def on_screen_suspend(self) -> None:
-        self._pause_clock()
+        self.visit.pause_clock()
         self.save_game()
 
     def on_screen_resume(self) -> None:
-        if self._resumed is None and not self.game.is_solved():
-            self._resumed = self.app.clock()
+        if not self.visit.clock_running and not self.game.is_solved():
+            self.visit.start_clock()
 
     def on_unmount(self) -> None:
-        self._pause_clock()
+        self.visit.pause_clock()
         self.save_game()
-
-    # ----- clock ----------------------------------------------------------
-    @property
-    def seconds(self) -> float:
-        running = self.app.clock() - self._resumed if self._resumed is not None else 0.0
-        return self._elapsed + running
-
-    def _pause_clock(self) -> None:
-        self._elapsed = self.seconds
-        self._resumed = None
 
     # ----- after every change -------------------------------------------
     def _changed(self) -> None:
         game = self.game
-        if self.hint_state != game.state:
-            self.hint_stage = 0
+        if self.thinker.forget_old_hint():
             self.board.hint_move = None
         self.board.show()
-        self._show_message(self.message)
+        self.query_one(MessageLine).show(self.message)
         self._show_status()
         self._refresh_keys()
-        if self.meter_on:
-            self._start_meter()
-        self._watch_deadlock()
+        self.thinker.position_changed()
         solved = game.is_solved()
         if solved and not self.solved_before:
             self._celebrate()
@@ -249,17 +204,9 @@ class BoardScreen(Thinking, Screen[int]):
         self._save_timer = self.set_timer(SAVE_AFTER, self.save_game)
 
     def say(self, text: str) -> None:
+        """`text` on the message line (kept there until a move clears it)."""
         self.message = text
-        self._show_message(text)
-
-    def _show_message(self, text: str) -> None:
-        """The message line: wrapped onto up to three lines in a narrow terminal, the
-        layout redone only when its number of lines changes (not on every move)."""
-        line = self.query_one("#message", Static)
-        room = max(1, line.size.width - 2)  # (its padding)
-        lines = min(3, max(1, -(-len(text) // room)))
-        line.update(text, layout=lines != getattr(self, "_message_lines", 1))
-        self._message_lines = lines
+        self.query_one(MessageLine).show(text)
 
     def _refresh_keys(self) -> None:
         """Re-dim the footer's keys, only when one of them changed (the footer rebuilds itself)."""
@@ -272,18 +219,17 @@ class BoardScreen(Thinking, Screen[int]):
     def _show_status(self) -> None:
         counters = self.game.counters
         record = self.store.level(self.entry.key)
-        shows_pushes = self.entry.family == "sokoban"
         facts = StatusFacts(
             metric=self.metric,
             moves=counters.moves,
-            pushes=counters.pushes if shows_pushes else None,
+            pushes=counters.pushes if self.board.COUNTS_PUSHES else None,
             par=par_of(self.entry, self.store, self.metric),
             best=record.best_by(self.metric),
             hints=self.hints,
-            seconds=self.seconds if self.app.show_timer else None,
+            seconds=self.visit.seconds if self.app.show_timer else None,
             unsolvable=self.unsolvable,
         )
-        self.query_one(StatusBar).show(facts, self._activity())
+        self.query_one(StatusBar).show(facts, self.thinker.activity(self._frame))
 
     def _tick(self) -> None:
         self._frame += 1
@@ -292,125 +238,179 @@ class BoardScreen(Thinking, Screen[int]):
     # ----- playing moves -------------------------------------------------
     def play_picked(self, move: Any) -> None:
         """A move the player chose on the board (a key or a click)."""
-        self._stop_animation()  # any key stops a solution playing
+        self.thinker.stop_playing()  # any key stops a solution playing
         try:
             self.game.rules.apply(self.game.level, self.game.state, move)
         except (IllegalMoveError, InvalidMoveError) as exc:
             self.say(str(exc))  # a bump into a wall: the position stands, so does a search for it
             return
         self._stop_thinking()
-        self.workers.cancel_group(self, "prepare")  # the player is busy: leave them the CPU
+        self.thinker.cancel_preparing()  # the player is busy: leave them the CPU
         # the move a hint showed counts as the hint's, played by hand (the level is assisted)
-        self._play(move, EntryKind.HINT if move == self.board.hint_move else EntryKind.MOVE)
+        self.play(move, EntryKind.HINT if move == self.board.hint_move else EntryKind.MOVE)
 
     def on_board_view_said(self, message: BoardView.Said) -> None:
         message.stop()
         self.say(message.text)
 
-    def _play(self, move: Any, kind: EntryKind) -> bool:
+    def play(self, move: Any, kind: EntryKind) -> bool:
+        """Play `move` now, as an entry of `kind` (the player's, a hint's, a solve's): False,
+        and why on the message line, if the rules refuse it. The board's picks come here
+        (through play_picked) and so do the moves of the thinker's hints and plans."""
         try:
             self.game.play(move, kind)
         except (IllegalMoveError, InvalidMoveError) as exc:
             self.say(str(exc))
             return False
         self.message = ""
-        if self._resumed is None and not self.game.is_solved():
-            self._resumed = self.app.clock()
+        if not self.visit.clock_running and not self.game.is_solved():
+            self.visit.start_clock()
         self._changed()
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        game = getattr(self, "game", None)
-        if game is None:
+        if getattr(self, "visit", None) is None:
             return True
-        idle = self._busy_since is None and not self._playing
+        game, playing = self.game, self.thinker.playing
         enabled = {
             "hint": not game.is_solved(),
-            "solve": not game.is_solved() and not self._playing,
+            "solve": not game.is_solved() and not playing,
             "undo": game.can_undo,
             "redo": game.can_redo,
             "restart": game.state != game.start,
-            "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not self._playing,
-            "cancel_or_back": True,
+            "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not playing,
+            "cancel_or_back": True,  # (escape stops a search or a solve, else goes back)
         }
         if action == "meter":
             return self._board is not None and self._board.METER
         if action == "metric":
-            return len(getattr(self, "books", ())) > 1
-        if action == "cancel_or_back" and not idle:
-            return True
+            return len(self.thinker.books) > 1
         return enabled.get(action, True) or None
 
-    def action_undo(self) -> None:
+    # ----- the thinker's keys ---------------------------------------------
+    def action_hint(self) -> None:
+        if self.thinker.hint():  # (an h that tells nothing new is not counted)
+            self.visit.hints += 1
+            self._show_status()
+
+    def action_solve(self) -> None:
+        self.thinker.solve()
+
+    def action_meter(self) -> None:
+        self.thinker.toggle_meter()
+        self._show_status()
+
+    def action_metric(self) -> None:
+        """Hints and solve by the other metric (Sokoban: fewest moves or fewest pushes),
+        for every level from now on; a search for the one before stops."""
+        metrics = list(self.thinker.books)
+        if len(metrics) < 2:
+            return
+        chosen = metrics[(metrics.index(self.metric) + 1) % len(metrics)]
         self._stop_thinking()
-        if self.game.undo():
-            self.message = ""
-            self._changed()
+        self.store.set_setting("metric", chosen)
+        self.thinker.metric_changed()  # (the par by this metric, if not known)
+        self.board.hint_move = None
+        self.board.show()
+        other = {"moves": "pushes", "pushes": "moves"}.get(chosen, "moves")
+        self.say(f"Hints, solve, par and best now go by the fewest {chosen} (then {other}); M switches back.")
+        self._show_status()
+
+    def _stop_thinking(self) -> None:
+        """Cancel a running search or a plan playing (escape, a new move, leaving)."""
+        self.thinker.stop()
+        self._refresh_keys()
+        if self.is_mounted:
+            self._show_status()  # the spinner goes at once, not at the next tick
+
+    # ----- the thinker's news ---------------------------------------------
+    def on_thinker_said(self, message: Thinker.Said) -> None:
+        message.stop()
+        self.say(message.text)
+
+    def on_thinker_hint_shown(self, message: Thinker.HintShown) -> None:
+        message.stop()
+        if message.state != self.game.state:
+            return  # (the player moved on meanwhile)
+        self.board.hint_move = message.move
+        self.board.show()
+        self.say(message.text)
+
+    def on_thinker_par_proven(self, message: Thinker.ParProven) -> None:
+        """Keep the par the solver proved (or that the level has no solution); where the
+        level's file said another, say so."""
+        message.stop()
+        if message.key != self.entry.key:
+            return  # (proven for a level left since)
+        if message.par is None:
+            self.unsolvable = True
+        plan = None if message.plan is None else format_plan(self.game.rules, message.plan)
+        told = keep_proven_par(self.store, self.entry, message.metric, message.par, plan)
+        if told is not None:
+            self.say(told)
+        self._show_status()
+
+    def on_thinker_activity_changed(self, message: Thinker.ActivityChanged) -> None:
+        message.stop()
+        self._refresh_keys()
+        self._show_status()
+
+    # ----- the player's other keys ------------------------------------------
+    def action_undo(self) -> None:
+        self._go(self.game.undo)
 
     def action_redo(self) -> None:
-        self._stop_thinking()
-        if self.game.redo():
-            self.message = ""
-            self._changed()
+        self._go(self.game.redo)
 
     def action_restart(self) -> None:
+        self._go(self.game.restart, "Restarted (undo brings your moves back).")
+
+    def _go(self, through: Callable[[], bool], saying: str = "") -> None:
+        """Undo, redo or restart (`through` the game: False if there was nothing to do)."""
         self._stop_thinking()
-        if self.game.restart():
-            self.message = "Restarted (undo brings your moves back)."
+        if through():
+            self.message = saying
             self._changed()
 
     def action_replay_best(self) -> None:
         """From the start, the moves of the player's best solve by the metric, played like a solution."""
         text = self.store.level(self.entry.key).best_plan_by(self.metric)
-        if text is None or self._playing:
+        if text is None or self.thinker.playing:
             return
         self._stop_thinking()
-        plan = self._solving_plan(text, self.game.start)
+        plan = solving_plan(self.game.rules, self.game.level, text, self.game.start)
         if plan is None:
             self.say("Your saved solution does not solve this level as it is now.")
             return
         self.game.restart()
         self._changed()
-        self._play_plan(plan, True, EntryKind.MOVE)
+        self.thinker.play_plan(plan, True, EntryKind.MOVE)
 
     def action_copy_moves(self) -> None:
         """The moves since the start, in the text `fewest solve` prints and save files keep
         (Sokoban: LURD), to the terminal's clipboard (OSC 52: some terminals ignore it)."""
-        moves = self.game.line_moves
-        if not moves:
+        if not self.game.line_moves:
             self.say("No moves to copy yet: c copies your moves since the start.")
             return
-        text = format_plan(self.game.rules, moves)
+        text = self.visit.solution_text
         self.app.copy_to_clipboard(text)
-        shown = text if len(text) <= COPY_SHOWN else text[: COPY_SHOWN - 1] + "…"
-        counted = self.game.counters.moves  # (as the counter counts them: traffic's runs are one)
-        count = "your move" if counted == 1 else f"your {counted} moves"
-        self.say(f"Copied {count} to the clipboard: {shown}")
+        self.say(copied_note(text, self.game.counters.moves))
 
     def on_paste(self, event: events.Paste) -> None:
-        """Moves pasted as text (what `c` copies; a LURD string off a web page): played from
-        where the player stands, as their own moves, each undoable."""
+        """Moves pasted as text: played from where the player stands, as their own moves,
+        each undoable."""
         event.stop()
-        if self._playing:
+        if self.thinker.playing:
             return
-        rules, level = self.game.rules, self.game.level
-        text = event.text if rules.PLAN_SEPARATOR else "".join(event.text.split())
         try:
-            plan = parse_plan(rules, text)
+            plan = pasted_plan(self.game.rules, self.game.level, self.game.state, event.text)
         except ValueError as exc:
-            self.say(f"The pasted text is not moves of this game: {exc}")
+            self.say(str(exc))
             return
-        state = self.game.state
-        for number, move in enumerate(plan, 1):
-            try:
-                state = rules.apply(level, state, move)
-            except ValueError as exc:
-                self.say(f"Pasted move {number} cannot be played from here: {exc}")
-                return
         if plan:
             self._stop_thinking()
             count = "the pasted move" if len(plan) == 1 else f"the {len(plan)} pasted moves"
-            self._play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)", "pasted moves")
+            self.thinker.play_plan(plan, True, EntryKind.MOVE, f"Playing {count}… (esc stops)", "pasted moves")
 
     # n, p and c are hidden keys, so a dimmed one would say nothing: each tells why it can't
     def action_next_level(self) -> None:
@@ -423,19 +423,8 @@ class BoardScreen(Thinking, Screen[int]):
 
     def _step(self, step: int) -> bool:
         """To the level `step` away (n, p, the solved card's Next); False past either end.
-        Levels from a file on disk go by the file as it is now: its author may have edited
-        it since it was opened. If it no longer reads, the list as it was is kept."""
-        here, entries = self.index, self.entries
-        source = entries[here].source
-        if all(entry.source == source for entry in entries) and os.path.isfile(source):
-            try:
-                fresh = list(read_file_each(source).entries)
-            except LevelFormatError:
-                fresh = []
-            if fresh:
-                keys = [entry.key for entry in fresh]
-                here = keys.index(self.entry.key) if self.entry.key in keys else min(here, len(fresh) - 1)
-                entries = fresh
+        Levels from a file on disk go by the file as it is now (catalog.reread)."""
+        entries, here = reread(self.entries, self.index)
         if not 0 <= here + step < len(entries):
             return False
         self.entries = entries
@@ -453,7 +442,7 @@ class BoardScreen(Thinking, Screen[int]):
         self.dismiss(self.index)
 
     def action_cancel_or_back(self) -> None:
-        if self._busy_since is not None or self._playing:
+        if self.thinker.busy or self.thinker.playing:
             self._stop_thinking()
             self.say("Cancelled.")
         elif self.board.hint_move is not None:
@@ -465,30 +454,23 @@ class BoardScreen(Thinking, Screen[int]):
 
     # ----- solved ----------------------------------------------------------
     def _celebrate(self) -> None:
-        from fewest.tui.app.solved_screen import SolvedScreen, SolvedFacts
+        from fewest.tui.app.solved_screen import SolvedFacts, SolvedScreen
 
-        self._pause_clock()
-        self._stop_animation()
-        game, entry = self.game, self.entry
-        counters, metric = game.counters, self.metric
-        best_before = self.store.level(entry.key).best_by(metric)
-        text = format_plan(game.rules, game.line_moves)
-        pushes = counters.pushes if "pushes" in self.books else None  # (a family that counts them)
-        new_best = self.store.record_solve(entry.key, counters.moves, pushes, game.assisted, text, metric)
-        self.store.drop_game(entry.key, finished=True)
-        record = self.store.level(entry.key)
-        for book in self.books.values():  # (as the books have it from the visit's start: for a hint after undos)
-            if not game.assisted and record.best_plan_by(book.metric) == text:  # (the best by its metric)
-                book.learn_saved(game.start, game.line_moves, "your best solution")
+        visit, metric = self.visit, self.metric
+        visit.pause_clock()
+        self.thinker.stop_playing()
+        best_before, new_best = visit.record_solve(metric, "pushes" in self.thinker.books)
+        self.thinker.learn_best(visit.solution_text)
+        counters = self.game.counters
         facts = SolvedFacts(
             metric=metric,
             moves=counters.moves,
-            pushes=counters.pushes if entry.family == "sokoban" else None,
-            par=par_of(entry, self.store, metric),
+            pushes=counters.pushes if self.board.COUNTS_PUSHES else None,
+            par=par_of(self.entry, self.store, metric),
             best_before=best_before,
             new_best=new_best,
-            assisted=game.assisted,
-            seconds=self.seconds if self.app.show_timer else None,
+            assisted=self.game.assisted,
+            seconds=visit.seconds if self.app.show_timer else None,
             has_next=self.index + 1 < len(self.entries),
         )
         self.app.push_screen(SolvedScreen(facts), self._after_solved)
@@ -497,9 +479,7 @@ class BoardScreen(Thinking, Screen[int]):
         if choice == "next":
             self._step(1)
         elif choice == "retry":
-            self.game.restart()
-            self._elapsed, self.hints = 0.0, 0
-            self._resumed = self.app.clock()
+            self.visit.retry()
             self.message = ""
             self._changed()
         elif choice == "back":

@@ -47,6 +47,7 @@ class SokobanBoard(BoardView):
     FAMILY = "sokoban"
     METER = False  # an exact distance can take long here: no live meter
     DEADLOCKS = True  # a box pushed into a corner never comes out
+    COUNTS_PUSHES = True  # moves and pushes, each shown and proven fewest by its metric
     COMPONENT_CLASSES = {f"board--{kind}" for kind in GLYPHS}
     BINDINGS = [
         *(_step(key, d, True) for key, d in (("left", "l"), ("up", "u"), ("right", "r"), ("down", "d"))),

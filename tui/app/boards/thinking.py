@@ -1,133 +1,248 @@
-"""Hints, solve and the meter of the board screen: the solver work, kept apart from the keys.
+"""The board's thinker: hints, solve, the live meter, the deadlock watch and the par, as an
+invisible widget of the board screen (it draws nothing: the screen's lines show its news).
 
-Searches run in thread workers that poll their own cancellation (`should_stop`), so the
-screen keeps answering keys while a solver works; results come back as worker events.
-Plans go into the screen's PlanBook (proven ones, and apart those not proven shortest),
-so following a hint never searches again.
-A mixin of BoardScreen: it uses the screen's game, entry, book, store, board and `say`.
+Searches run in this widget's thread workers, which poll their own cancellation
+(`should_stop`), so the screen keeps answering keys while a solver works. Plans go into
+the level's plan books (tui/services/hints.py), so following a hint never searches again.
+
+How it and the board screen talk:
+- the screen's key actions call its public methods (`hint`, `solve`, `play_plan`,
+  `stop`, `toggle_meter`, ...), and the status line shows its `activity`;
+- it reads the screen through `BoardHost` (app/boards/host.py: the game, level, store,
+  board and metric) and plays a move through `BoardHost.play` at once, as the board
+  does a pick (a key pressed next acts on the position after it);
+- everything else it has to tell goes up as messages, which the screen handles:
+  `Said` (the message line), `HintShown` (the next move, highlighted), `ParProven`
+  (a par, or no solution, proven) and `ActivityChanged` (redraw the status and keys).
 """
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any, Sequence
+from typing import Any
 
 from textual import work
+from textual.message import Message
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from fewest.engine.base import format_plan, parse_plan, replay
 from fewest.engine.game import EntryKind
 from fewest.levels.base import LevelEntry
-from fewest.levels.bundled import is_bundled
 from fewest.solvers import api
 from fewest.solvers.common.control import Progress
 from fewest.solvers.common.solution import Status
-from fewest.tui.services.level_summary import short_count
+from fewest.tui.app.boards.host import BoardHost
+from fewest.tui.app.status_bar import ASCII_SPINNER, SPINNER
+from fewest.tui.services.budgets import METER_BUDGET
 from fewest.tui.services.hints import (
-    METER_BUDGET, PAR_BUDGET, SAVED_MOST, Analysis, PlanBook, analyse, distance, from_book,
-    undos_out_of_deadlock,
+    HintAnswer, PlanBook, count_text, deadlock_text, hint_for, hint_from_book, meter_reading,
+    no_plan_text, undos_out_of_deadlock,
 )
-from fewest.tui.services.catalog import file_par
-from fewest.tui.app.status_bar import ASCII_SPINNER, SPINNER, by_metric
+from fewest.tui.services.known_plans import recall_plans
+from fewest.tui.services.level_summary import short_count
+from fewest.tui.services.pars import file_par_text, learn_par, par_proven_by, par_unproven
+from fewest.tui.services.progress import SavedGame
 
 SPINNER_AFTER = 0.3  # seconds of thinking before the spinner shows
 
 
-class Thinking:
-    """Graduated hints (count, show, play), solve (animated, cancellable), the live meter, par."""
+class Thinker(Widget):
+    """Graduated hints (count, show, play), solve (animated, cancellable), the live meter,
+    the deadlock watch, and the par learned as a level opens."""
 
-    _busy_since: float | None = None  # a hint/solve search has been running since then
-    _want = ""  # what the running search is for: "hint" or "solve"
-    _progress: Progress | None = None  # latest from the worker thread (read by the UI timer)
-    _playing: list | tuple = ()  # the rest of a solve being animated
-    _frame = 0  # spinner frame
-    _solve_timer: Any = None
-    meter_on = False
-    meter_value: int | None = None
+    DEFAULT_CSS = "Thinker { display: none; }"
 
-    def _thinking_reset(self) -> None:
-        """A new level: nothing known, nothing hinted."""
-        self.hint_stage = 0
-        self.hint_state: Any = None
-        self.analysis: Analysis | None = None
-        self.meter_value = None
-        self._playing = []
+    class Said(Message):
+        """A line for the message line (an answer, "Thinking…", a warning)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class HintShown(Message):
+        """The second hint: `move`, the next of a shortest plan from `state`, to highlight,
+        with `text` saying it."""
+
+        def __init__(self, state: Any, move: Any, text: str) -> None:
+            super().__init__()
+            self.state, self.move, self.text = state, move, text
+
+    class ParProven(Message):
+        """The solver proved level `key`'s par by `metric`, with the plan to keep with it (None:
+        not kept); `par` None: proven to have no solution."""
+
+        def __init__(self, key: str, metric: str, par: int | None, plan: Any = None) -> None:
+            super().__init__()
+            self.key, self.metric, self.par, self.plan = key, metric, par, plan
+
+    class ActivityChanged(Message):
+        """A search, a plan playing or the meter started, ended or changed: the status line
+        and the keys that depend on them are out of date."""
+
+    def __init__(self, host: BoardHost, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.host = host
+        self.books: dict[str, PlanBook] = {}  # the level's plans, by metric
+        self.meter_on = False  # (for every level, until m again)
+        self.meter_value: int | None = None
+        self.answer: HintAnswer | None = None  # the latest hint's answer (about some position)
+        self.hint_stage = 0  # 1 counts, 2 shows the next move, 3 plays it
+        self.hint_state: Any = None  # the position the hint stage is about
+        self._busy_since: float | None = None  # a hint/solve search has been running since then
+        self._want = ""  # what the running search is for: "hint" or "solve"
+        self._progress: Progress | None = None  # latest from the worker thread (read by the UI timer)
+        self._playing: list = []  # the rest of a plan being played
+        self._playing_label = "solving"
         self._playing_proven = True  # the plan being played was proven shortest
-        self._playing_kind = EntryKind.SOLVE  # (MOVE: the player's own best, replayed)
+        self._playing_kind = EntryKind.SOLVE  # (MOVE: the player's own, replayed or pasted)
+        self._solve_timer: Timer | None = None
         self._dead_known: dict[Any, bool] = {}  # position -> the cheap deadlock tests' verdict
 
-    def _activity(self) -> str:
+    # ----- what the screen asks -------------------------------------------
+    def reset(self) -> None:
+        """A new level (the host's game and entry are its): nothing known, nothing hinted."""
+        game, entry = self.host.game, self.host.entry
+        # (a plan book per metric: a plan of the fewest moves need not be one of the fewest pushes)
+        self.books = {metric: PlanBook(game.rules, entry.level, metric) for metric in api.metrics(entry.family)}
+        self.hint_stage = 0
+        self.hint_state = None
+        self.answer = None
+        self.meter_value = None
+        self._playing = []
+        self._playing_proven = True
+        self._playing_kind = EntryKind.SOLVE
+        self._dead_known = {}
+
+    def level_opened(self, resumed: SavedGame | None) -> None:
+        """The level is on screen: the plans known from before go into the books (`resumed`:
+        the saved game it resumes, with the plans kept from where it stands), and the
+        solver warms up and learns the par if not known."""
+        host = self.host
+        recall_plans(self.books, host.entry, host.store.level(host.entry.key), resumed, host.game.state)
+        self._prepare_level()
+
+    def learn_best(self, text: str) -> None:
+        """The level was just solved (as `text`) and recorded: where that is the player's best
+        by a book's metric, unassisted, the book keeps it aside (for a hint after undos)."""
+        host = self.host
+        game, record = host.game, host.store.level(host.entry.key)
+        for book in self.books.values():
+            if not game.assisted and record.best_plan_by(book.metric) == text:
+                book.learn_saved(game.start, game.line_moves, "your best solution")
+
+    @property
+    def book(self) -> PlanBook:
+        """The plans known for this level under the metric chosen."""
+        return self.books[self.host.metric]
+
+    def proven_plan(self, metric: str) -> tuple | None:
+        """The proven-shortest plan by `metric` from where the player stands, if known."""
+        book = self.books.get(metric)
+        return None if book is None else book.get(self.host.game.state)
+
+    @property
+    def busy(self) -> bool:
+        """Is a hint or solve search running?"""
+        return self._busy_since is not None
+
+    @property
+    def playing(self) -> bool:
+        """Is a plan being played, a move at a time?"""
+        return bool(self._playing)
+
+    def activity(self, frame: int) -> str:
+        """What the status line's right side says: the spinner (at `frame`) of a search, a plan
+        playing, or the meter."""
         if self._busy_since is not None and self.app.clock() - self._busy_since >= SPINNER_AFTER:
             frames = ASCII_SPINNER if self.app.ascii_only else SPINNER
-            spin = frames[self._frame % len(frames)]
+            spin = frames[frame % len(frames)]
             p = self._progress
             detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
-            to_go = self.game.rules.tally(self._playing).moves  # (as the counter counts them)
+            to_go = self.host.game.rules.tally(self._playing).moves  # (as the counter counts them)
             return f"{self._playing_label}: {to_go} to go  (esc stops)"
         if self.meter_on:
             return f"To go: {'?' if self.meter_value is None else self.meter_value}"
         return ""
 
-    def action_meter(self) -> None:
+    def toggle_meter(self) -> None:
+        """m: the live meter of the exact moves to go, on or off."""
         self.meter_on = not self.meter_on
         self.meter_value = None
         if self.meter_on:
             self._start_meter()
         else:
             self.workers.cancel_group(self, "meter")
-        self._show_status()
 
-    def action_metric(self) -> None:
-        """Hints and solve by the other metric (Sokoban: fewest moves or fewest pushes),
-        for every level from now on; a search for the one before stops."""
-        metrics = list(self.books)
-        if len(metrics) < 2:
-            return
-        chosen = metrics[(metrics.index(self.metric) + 1) % len(metrics)]
-        self._stop_thinking()
-        self.store.set_setting("metric", chosen)
-        self.analysis = None
+    def metric_changed(self) -> None:
+        """Hints and solve now go by the host's other metric: what was told goes, and the
+        par by this metric is learned if not known."""
+        self.answer = None
         self.hint_stage = 0
-        self.board.hint_move = None
-        self.board.show()
-        other = {"moves": "pushes", "pushes": "moves"}.get(chosen, "moves")
-        self.say(f"Hints, solve, par and best now go by the fewest {chosen} (then {other}); M switches back.")
-        self._prepare(self.entry, self.book, self.par_unproven())  # (the par by this metric, if not known)
-        self._show_status()
+        self._prepare_level()
+
+    def forget_old_hint(self) -> bool:
+        """After a change: True when the hint was about another position (its stages start
+        again, and its highlighted move should go)."""
+        if self.hint_state != self.host.game.state:
+            self.hint_stage = 0
+            return True
+        return False
+
+    def position_changed(self) -> None:
+        """After a change: the meter measures again, the deadlock watch looks."""
+        if self.meter_on:
+            self._start_meter()
+        self._watch_deadlock()
+
+    def stop(self) -> None:
+        """Cancel a running search and a plan playing (escape, a new move, leaving)."""
+        self.workers.cancel_group(self, "hint")
+        self._busy_since = None
+        self.stop_playing()
+
+    def cancel_preparing(self) -> None:
+        """Stop warming up and learning the par: the player is busy, leave them the CPU."""
+        self.workers.cancel_group(self, "prepare")
 
     # ----- hints and solve -----------------------------------------------
-    def action_hint(self) -> None:
-        if self.game.is_solved():
-            self.say("Already solved.")
-            return
+    def hint(self) -> bool:
+        """h: the next stage of the hint where the player stands (how many moves remain, then
+        the next move, then play it). False when it tells nothing new (solved, or a
+        position already told to have no plan): such an h does not count."""
+        game = self.host.game
+        if game.is_solved():
+            self._say("Already solved.")
+            return False
         if self._playing:
-            self._stop_thinking()
-        known = self.analysis
+            self.stop()
+        known = self.answer
         if self._is_current(known) and known.plan is None:
-            self.say(self._dead_text(known))  # no plan: asking again tells (and counts) nothing new
-            return
-        if self.hint_state != self.game.state:
+            self._say(no_plan_text(known))  # no plan: asking again tells (and counts) nothing new
+            return False
+        if self.hint_state != game.state:
             self.hint_stage = 0
-            self.hint_state = self.game.state
+            self.hint_state = game.state
         self.hint_stage = min(self.hint_stage + 1, 3)
-        self.hints += 1
         self._think("hint")
+        return True
 
-    def action_solve(self) -> None:
-        if self.game.is_solved() or self._playing:
+    def solve(self) -> None:
+        """S: play the shortest remaining plan, a move at a time."""
+        if self.host.game.is_solved() or self._playing:
             return
         self._think("solve")
 
     def _think(self, want: str) -> None:
         """Answer from the plan book, else start (or keep) a search for this position."""
         self._want = want
-        state = self.game.state
-        if self._is_current(self.analysis):
-            self._answer(self.analysis)
+        host = self.host
+        state = host.game.state
+        if self._is_current(self.answer):
+            self._answer(self.answer)
             return
-        known = from_book(self.book, state, self._last_move())
+        known = hint_from_book(self.book, state, self._last_move())
         if known is not None:
             self._answer(known)
             return
@@ -135,99 +250,75 @@ class Thinking:
             return  # already thinking about this position; the answer will honour `_want`
         self._busy_since = self.app.clock()
         self._progress = None
-        self.say("Thinking… (esc cancels)")
-        self.workers.cancel_group(self, "prepare")  # par can wait; the player can't
-        self._analyse(self.entry.family, self.game.level, state, self._history(), self.book, self._last_move())
-        self._refresh_keys()
+        self._say("Thinking… (esc cancels)")
+        self.cancel_preparing()  # par can wait; the player can't
+        self._search(host.entry.family, host.game.level, state, self._history(), self.book, self._last_move())
+        self.post_message(self.ActivityChanged())
 
     def _last_move(self) -> Any:
         """The move that led here since the last restart (what a plan's count may merge with)."""
-        line = self.game.line_moves
+        line = self.host.game.line_moves
         return line[-1] if line else None
 
-    def _is_current(self, analysis: Analysis | None) -> bool:
-        """Is `analysis` about where the player stands now, after the move just played?"""
-        return (analysis is not None and analysis.state == self.game.state and analysis.last == self._last_move()
-                and analysis.metric == self.metric)
+    def _is_current(self, answer: HintAnswer | None) -> bool:
+        """Is `answer` about where the player stands now, after the move just played?"""
+        return (answer is not None and answer.state == self.host.game.state and answer.last == self._last_move()
+                and answer.metric == self.host.metric)
 
     def _history(self) -> list:
         """The positions before the current one, oldest first (what undo goes back through)."""
-        return ([self.game.start] + [e.state for e in self.game.entries])[:-1]
+        game = self.host.game
+        return ([game.start] + [e.state for e in game.entries])[:-1]
 
-    @work(thread=True, exclusive=True, group="analyse", exit_on_error=False)
-    def _analyse(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any) -> Analysis:
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def _search(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any) -> HintAnswer:
         worker = get_current_worker()
-        return analyse(family, level, state, history, book,
-                       lambda: worker.is_cancelled, self._note_progress, last=last)
+        return hint_for(family, level, state, history, book, lambda: worker.is_cancelled, self._note_progress,
+                        last=last)
 
     def _note_progress(self, progress: Progress) -> None:
         self._progress = progress  # a plain attribute: the UI timer reads it, no cross-thread calls
 
-    def _answer(self, analysis: Analysis) -> None:
-        self.analysis = analysis
-        entry = self.entry
+    def _answer(self, answer: HintAnswer) -> None:
+        self.answer = answer
+        host = self.host
+        rules, entry = host.game.rules, host.entry
         # (from the start with no move before it: back at the start after a traffic car went
         # and came back, that car may go on for free, and the count is not the par)
-        at_start = analysis.state == self.game.rules.initial_state(entry.level) and analysis.last is None
-        if at_start and analysis.plan is not None:  # a hint from the start may prove the par
-            par = self._par_proven(analysis.metric, analysis.status, analysis.plan, analysis.at_least,
-                                   analysis.moves_to_go)
+        at_start = answer.state == rules.initial_state(entry.level) and answer.last is None
+        if at_start and answer.plan is not None:  # a hint from the start may prove the par
+            par = par_proven_by(rules, answer.metric, answer.status, answer.plan, answer.at_least,
+                                answer.moves_to_go)
             if par is not None:
-                self._proven_par(*par, analysis.metric)
-        if not self._is_current(analysis):
+                self.post_message(self.ParProven(entry.key, answer.metric, *par))
+        if not self._is_current(answer):
             return
-        if analysis.dead or analysis.plan is None:
-            self.say(self._dead_text(analysis))
+        if answer.dead or answer.plan is None:
+            self._say(no_plan_text(answer))
             return
         if self._want == "solve":
-            self._play_plan(list(analysis.plan), analysis.status is Status.OPTIMAL)
+            self.play_plan(list(answer.plan), answer.status is Status.OPTIMAL)
             return
-        plan, board = analysis.plan, self.board
+        plan, board = answer.plan, host.board
         if not plan:
-            self.say("Already solved.")
+            self._say("Already solved.")
         elif self.hint_stage == 1:
-            self.say(self._remaining_text(analysis))
+            self._say(count_text(answer, rules.tally(plan).pushes if board.COUNTS_PUSHES else None))
         elif self.hint_stage == 2:
-            board.hint_move = plan[0]
-            board.show()
-            self.say(f"Next: {board.describe(plan[0])}  (h again plays it)")
+            text = f"Next: {board.describe(plan[0])}  (h again plays it)"
+            self.post_message(self.HintShown(answer.state, plan[0], text))
         else:
             text = board.describe(plan[0])
-            if self._play(plan[0], EntryKind.HINT):
-                self.say(f"Played: {text}")
+            if host.play(plan[0], EntryKind.HINT):
+                self._say(f"Played: {text}")
 
-    def _remaining_text(self, analysis: Analysis) -> str:
-        n = analysis.moves_to_go
-        moves = f"{n} move{'s' if n != 1 else ''}"
-        if self.entry.family == "sokoban":
-            pushes = self.game.rules.tally(analysis.plan or ()).pushes
-            pushes_text = f"{pushes} push{'es' if pushes != 1 else ''}"
-            # (the metric's count first: it is the one proven fewest)
-            moves = f"{pushes_text} ({moves})" if analysis.metric == "pushes" else f"{moves} ({pushes_text})"
-        unproven = ""
-        if analysis.status is not Status.OPTIMAL:
-            bound = "" if analysis.at_least is None else f"; at least {analysis.at_least}"
-            whose = "" if analysis.origin is None else f"; {analysis.origin}"
-            unproven = f" (not proven shortest{bound}{whose})"
-        return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
+    def _say(self, text: str) -> None:
+        self.post_message(self.Said(text))
 
-    def _dead_text(self, analysis: Analysis) -> str:
-        if analysis.status in (Status.BUDGET, Status.CANCELLED):
-            short = "time" if analysis.reason == "time" else "room"
-            if analysis.at_least is not None:  # what the proof got to is still worth knowing
-                return (f"No plan found: the search ran out of {short}"
-                        f" (at least {analysis.at_least} {analysis.metric} from here).")
-            return f"No plan found: the search ran out of {short}."
-        back = analysis.undo_to_solvable
-        if back:
-            return f"Can't be solved from here — undo {back} move{'s' if back != 1 else ''} to get back."
-        if not analysis.undo_told:
-            return "Can't be solved from here; the search ran out before it found how many undos lead back."
-        return "Can't be solved from here, nor from any earlier position: this level has no solution."
-
-    def _play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE,
-                   saying: str = "Replaying your best solution… (esc stops)",
-                   label: str = "replaying your best") -> None:
+    # ----- a plan played a move at a time ----------------------------------
+    def play_plan(self, plan: list[Any], proven: bool, kind: EntryKind = EntryKind.SOLVE,
+                  saying: str = "Replaying your best solution… (esc stops)",
+                  label: str = "replaying your best") -> None:
         """Play `plan` a move at a time, each an entry of `kind` (SOLVE: the solver's; else
         the player's own, announced by `saying` and labelled `label` in the status bar)."""
         self._playing = plan
@@ -236,128 +327,90 @@ class Thinking:
         self._playing_kind = kind
         delay = max(0.02, min(0.2, 8.0 / max(1, len(plan)))) * self.app.animation_speed
         if kind is not EntryKind.SOLVE:
-            self.say(saying)
+            self._say(saying)
         else:
-            self.say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
-        self._solve_timer = self.set_interval(delay, self._animate_step)
-        self._refresh_keys()
-        self._show_status()  # "n to go" at once, not at the next tick
+            self._say("Solving… (esc stops)" if proven else "Solving by a plan not proven shortest… (esc stops)")
+        self._solve_timer = self.set_interval(delay, self._play_step)
+        self.post_message(self.ActivityChanged())  # ("n to go" at once, not at the next tick)
 
-    def _animate_step(self) -> None:
+    def _play_step(self) -> None:
         if not self._playing:
-            self._stop_animation()
+            self.stop_playing()
             return
         move = self._playing.pop(0)
-        if not self._play(move, self._playing_kind) or not self._playing:
-            self._stop_animation()
-            if self.game.is_solved() and self._playing_kind is EntryKind.SOLVE:
+        if not self.host.play(move, self._playing_kind) or not self._playing:
+            self.stop_playing()
+            if self.host.game.is_solved() and self._playing_kind is EntryKind.SOLVE:
                 how = "" if self._playing_proven else ", by a plan not proven shortest"
-                self.say(f"Solved by the solver{how}: every move is undoable.")
+                self._say(f"Solved by the solver{how}: every move is undoable.")
 
-    def _stop_animation(self) -> None:
+    def stop_playing(self) -> None:
+        """Stop a plan playing (any key the player presses does), its moves played kept."""
         self._playing = []
-        animation = getattr(self, "_solve_timer", None)
-        if animation is not None:
-            animation.stop()
+        if self._solve_timer is not None:
+            self._solve_timer.stop()
             self._solve_timer = None
-        self._refresh_keys()
+            self.post_message(self.ActivityChanged())
 
-    def _stop_thinking(self) -> None:
-        """Cancel a running search or animation (escape, a new move, leaving)."""
-        self.workers.cancel_group(self, "analyse")
-        self._busy_since = None
-        self._stop_animation()
-        if self.is_mounted:
-            self._show_status()  # the spinner goes at once, not at the next tick
-
+    # ----- worker results --------------------------------------------------
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker, state = event.worker, event.state
         if state not in (WorkerState.SUCCESS, WorkerState.ERROR):
             return
-        if worker.group == "analyse":
+        game = self.host.game
+        if worker.group == "hint":
             if worker.is_cancelled:
                 return
             self._busy_since = None
-            self._refresh_keys()
             if state is WorkerState.ERROR:
-                self.say(f"The solver failed: {worker.error}")
+                self._say(f"The solver failed: {worker.error}")
             else:
                 self._answer(worker.result)
         elif worker.group == "deadlock" and state is WorkerState.SUCCESS:
             checked, back = worker.result
-            answered = self._busy_since is not None or (self.analysis is not None and self.analysis.state == checked)
-            if checked == self.game.state and back is not None and not answered:  # (a hint says more)
-                self.say(self._deadlock_text(back))
+            answered = self._busy_since is not None or (self.answer is not None and self.answer.state == checked)
+            if checked == game.state and back is not None and not answered:  # (a hint says more)
+                self._say(deadlock_text(back, file_par_text(self.host.entry)))
         elif worker.group == "meter" and state is WorkerState.SUCCESS:
             measured, value = worker.result
-            if measured == self.game.state:
+            if measured == game.state:
                 self.meter_value = value
         elif worker.group == "prepare" and state is WorkerState.SUCCESS and worker.result:
-            key, metric, par, plan = worker.result
-            if key == self.entry.key:
-                self._proven_par(par, plan, metric) if par is not None else self._proven_unsolvable()
-        self._show_status()
+            self.post_message(self.ParProven(*worker.result))
+        self.post_message(self.ActivityChanged())
 
-    # ----- deadlock warning ------------------------------------------------
+    # ----- the deadlock watch, the meter, the par ---------------------------
     def _watch_deadlock(self) -> None:
         """After a change: warn at once if a push made the position certainly unsolvable
         (cheap tests, in a worker: the first one builds the level's tables)."""
-        if not self.board.DEADLOCKS or self._playing:  # (a solver's plan never walks into one)
+        host = self.host
+        if not host.board.DEADLOCKS or self._playing:  # (a solver's plan never walks into one)
             return
-        self._check_deadlock(self.entry.family, self.game.level, self.game.state, self._history(), self._dead_known)
+        self._check_deadlock(host.entry.family, host.game.level, host.game.state, self._history(), self._dead_known)
 
     @work(thread=True, exclusive=True, group="deadlock", exit_on_error=False)
     def _check_deadlock(self, family: str, level: Any, state: Any, history: list, known: dict) -> tuple:
         worker = get_current_worker()
         return state, undos_out_of_deadlock(family, level, state, history, known, lambda: worker.is_cancelled)
 
-    def _deadlock_text(self, back: int) -> str:
-        if back == 0:
-            par = self._file_par_text()
-            wrong = f" (its file's {par} is wrong)" if par is not None else ""
-            return f"Deadlock: this level can't be solved, not even from its start{wrong}."
-        moves = f"{back} move{'s' if back != 1 else ''}"
-        return f"Deadlock: can't be solved from here. Undo {moves} to take back the push."
+    def _start_meter(self) -> None:
+        game = self.host.game
+        state, last = game.state, self._last_move()
+        known = hint_from_book(self.book, state, last)
+        if known is not None and known.status is Status.OPTIMAL and known.plan is not None:
+            self.meter_value = known.moves_to_go
+            return
+        self.meter_value = None
+        self._measure(self.host.entry.family, game.level, state, self.book, last)
 
-    def _par_proven(self, metric: str, status: Status, plan: Sequence[Any], at_least: int | None,
-                    moves: int) -> tuple[int, Sequence[Any] | None] | None:
-        """The par a plan from the start proves by `metric`, with the plan to keep with it
-        (proven shortest: under pushes, its moves too), or None. `moves`: the plan's count
-        as the move counter counts it. Under pushes, a plan whose pushes alone are proven
-        fewest (`at_least`, when the moves' proof ran out) proves the par but is not kept."""
-        if metric != "pushes":
-            return (moves, plan) if status is Status.OPTIMAL else None
-        pushes = self.game.rules.tally(plan).pushes
-        if status is Status.OPTIMAL:
-            return pushes, plan
-        return (pushes, None) if status is Status.FOUND and at_least == pushes else None
+    @work(thread=True, exclusive=True, group="meter", exit_on_error=False)
+    def _measure(self, family: str, level: Any, state: Any, book: PlanBook, last: Any) -> tuple:
+        worker = get_current_worker()
+        return state, meter_reading(family, level, state, book, lambda: worker.is_cancelled, METER_BUDGET, last)
 
-    def _proven_par(self, par: int, plan: Sequence[Any] | None, metric: str = "moves") -> None:
-        """Keep the par the solver proved by `metric`, with its plan; where the level's file
-        said another, say so."""
-        entry = self.entry
-        said = file_par(entry, metric)
-        told = said is not None and par != said and self.store.level(entry.key).par_by(metric) != par
-        text = None if plan is None else format_plan(self.game.rules, plan)
-        self.store.remember_par(entry.key, par, text, metric)
-        if told:
-            self.say(f"Par {by_metric(par, metric)}, proven by the solver: "
-                     f"the level's file says {by_metric(said, metric)}.")
-
-    def _proven_unsolvable(self) -> None:
-        """No par at all: where the level's file gives one, it is wrong, and the board says so."""
-        self.unsolvable = True
-        par = self._file_par_text()
-        if par is not None:
-            self.say(f"This level has no solution, proven by the solver: the level's file says {par}.")
-
-    def _file_par_text(self) -> str | None:
-        """The par the level's file states ("par 12", else "par 7 pushes"), if any."""
-        for metric in ("moves", "pushes"):
-            said = file_par(self.entry, metric)
-            if said is not None:
-                return f"par {by_metric(said, metric)}"
-        return None
+    def _prepare_level(self) -> None:
+        host = self.host
+        self._prepare(host.entry, self.book, par_unproven(host.entry, host.store, host.metric))
 
     @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
     def _prepare(self, entry: LevelEntry, book: PlanBook, need_par: bool) -> tuple | None:
@@ -367,84 +420,4 @@ class Thinking:
         api.warm_up(entry.family, entry.level, should_stop=lambda: worker.is_cancelled)
         if not need_par or worker.is_cancelled or not self.app.learn_par:
             return None
-        solution = api.solve(entry.family, entry.level, metric=book.metric, budget=PAR_BUDGET,
-                             should_stop=lambda: worker.is_cancelled)
-        if solution.status is Status.UNSOLVABLE:
-            return entry.key, book.metric, None, None
-        par = self._par_proven(book.metric, solution.status, solution.moves, solution.at_least,
-                               len(solution.moves))
-        if par is None:
-            return None
-        if solution.status is Status.OPTIMAL:
-            book.learn(book.rules.initial_state(entry.level), solution.moves)
-        return entry.key, book.metric, *par
-
-    def _recall_plans(self) -> None:
-        """Put into each book the shortest plans known from an earlier visit or the level's
-        file, so that a hint or solve there needs no search (on the hardest levels, a
-        minute's): from the start, the one the solver proved with the par by the book's
-        metric, else the player's own best (moves) or a solution saved in the file if it
-        is as short (pushes: as few, with the fewest moves for them, in a bundled pack);
-        from where a resumed game stands, the one kept with it. A plan that no longer
-        solves the level (in its par, from the start) is passed over.
-        The player's bests and the file's solutions, whatever their length, are kept aside
-        in every book for positions on their way where a search finds no plan as short."""
-        entry = self.entry
-        record = self.store.level(entry.key)
-        # (a user's file may state a par the solver has not proven: not one to trust here)
-        par = record.par if record.par is not None else entry.par if is_bundled(entry) else None
-        start = self.game.rules.initial_state(self.game.level)
-        solving = cache(lambda text: self._solving_plan(text, start))  # (each text replayed once)
-        for text in (record.par_plan, record.best_plan, *entry.solutions) if par is not None else ():
-            plan = solving(text)
-            if plan is not None and len(plan) == par:
-                self.moves_book.learn(start, plan)
-                break
-        push_par = record.push_par if record.push_par is not None else entry.push_par if is_bundled(entry) else None
-        if "pushes" in self.books and push_par is not None:
-            # (the one kept with the par, proven with its moves too; in a bundled pack, of the
-            # solutions saved with that many pushes, the one of the fewest moves is the solver's)
-            trusted = (record.push_par_plan, *(entry.solutions if is_bundled(entry) else ()))
-            plans = [plan for plan in map(solving, trusted)
-                     if plan is not None and self.game.rules.tally(plan).pushes == push_par]
-            if plans:
-                self.books["pushes"].learn(start, min(plans, key=len))
-        for texts, origin in (((record.best_plan, record.push_best_plan), "your best solution"),
-                              (entry.solutions, "the level file's solution")):
-            for text in texts:
-                if text is None or len(text) > SAVED_MOST:  # (a letter a move at least)
-                    continue
-                plan = solving(text)
-                if plan is not None:
-                    for book in self.books.values():
-                        book.learn_saved(start, plan, origin)
-        for metric, book in self.books.items() if self._resumed_plans is not None else ():
-            plan = self._solving_plan(self._resumed_plans.plan_by(metric), self.game.state)
-            if plan is not None:
-                book.learn(self.game.state, plan)
-
-    def _solving_plan(self, text: str | None, state: Any) -> list | None:
-        """The moves of `text` if they solve the level from `state`, else None."""
-        if text is None:
-            return None
-        rules, level = self.game.rules, self.game.level
-        try:
-            plan = parse_plan(rules, text)
-            return plan if rules.is_solved(level, replay(rules, level, plan, state)) else None
-        except ValueError:  # (a move that does not parse or is not legal here)
-            return None
-
-    def _start_meter(self) -> None:
-        state, last = self.game.state, self._last_move()
-        known = from_book(self.book, state, last)
-        if known is not None and known.status is Status.OPTIMAL and known.plan is not None:
-            self.meter_value = known.moves_to_go
-            return
-        self.meter_value = None
-        self._measure(self.entry.family, self.game.level, state, self.book, last)
-
-    @work(thread=True, exclusive=True, group="meter", exit_on_error=False)
-    def _measure(self, family: str, level: Any, state: Any, book: PlanBook, last: Any) -> tuple:
-        worker = get_current_worker()
-        return state, distance(family, level, state, book, lambda: worker.is_cancelled, METER_BUDGET, last)
-
+        return learn_par(entry, book, lambda: worker.is_cancelled)

@@ -1,0 +1,91 @@
+"""Child processes for a search's helpers: whether a spare core is there, how to start a
+child safely from any thread, and how to end it.
+
+A child is forked from the main thread (it starts with this process's tables at no
+cost); from any other thread (the app's workers) it is forked from a clean server
+process started with the solver's modules imported (`preload`), and what it runs is
+pickled over.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from multiprocessing.context import BaseContext
+from multiprocessing.process import BaseProcess
+from typing import Sequence
+
+
+def spare_core() -> bool:
+    """May a search have a helper in a child process (two cores, a way to start one from
+    this thread, and not a daemonic process, which may have no children)?"""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return (
+        cores >= 2
+        and _start_method() in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+def _start_method() -> str:
+    return "fork" if threading.current_thread() is threading.main_thread() else "forkserver"
+
+
+def process_context(preload: Sequence[str]) -> BaseContext:
+    """How to start a child. From the main thread a fork: the child starts with this
+    process's tables at no cost. From any other thread (the app's workers) a fork would
+    copy one thread of a threaded process and could leave a lock another held locked for
+    ever in the child, so the child is forked from a server process started clean (with
+    the solver imported); what it runs is then pickled over."""
+    if _start_method() == "fork":
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(preload))  # (before the server starts)
+    _start_server()
+    return context
+
+
+def _start_server() -> None:
+    """Start the fork server, and the resource tracker it needs, if they are not running,
+    with this process's own stderr: in a Textual app sys.stderr is a capture whose
+    fileno() is -1, which starting them refuses ("bad value(s) in fds_to_keep")."""
+    from multiprocessing import forkserver, resource_tracker
+
+    captured = sys.stderr
+    try:
+        if _fileno(captured) < 0:
+            sys.stderr = sys.__stderr__
+        resource_tracker.ensure_running()
+        forkserver.ensure_running()
+    except (OSError, ValueError):
+        pass  # (the child's start fails the same way, and the search goes on alone)
+    finally:
+        sys.stderr = captured
+
+
+def _fileno(stream: object) -> int:
+    try:
+        return stream.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return -1
+
+
+def start_child(child: BaseProcess) -> BaseProcess | None:
+    """`child`, started; None when the system refuses it (a process limit, or a fork
+    server that cannot be started): its pipe then reads as a child dead at once, and the
+    search goes on in this process."""
+    try:
+        child.start()
+    except (OSError, ValueError):  # (ValueError: the server's start refused its file descriptors)
+        return None
+    return child
+
+
+def end_child(child: BaseProcess | None) -> None:
+    """Kill `child` if it still runs, and reap it (None: it was never forked)."""
+    if child is not None:
+        if child.is_alive():
+            child.kill()
+        child.join()
