@@ -2,12 +2,15 @@
 and an independent lexicographic Dijkstra over single steps to compare against."""
 
 import csv
+import functools
 import heapq
 import itertools
 import random
 import time
 from collections import deque
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
@@ -208,11 +211,18 @@ def exactness_rooms(seed: int, count: int) -> list[S.Level]:
     return random_rooms(seed, count) + random_rooms(seed, count, lambda rng: scrambled_room(rng, 4))
 
 
-def microban(count: int) -> list[tuple[S.Level, dict]]:
+def microban(count: int) -> list[tuple[S.Level, Mapping[str, str]]]:
+    """The first `count` Microban levels, each with its row of the table of proven counts."""
+    return list(_microban()[:count])
+
+
+@functools.cache
+def _microban() -> tuple[tuple[S.Level, Mapping[str, str]], ...]:
+    """Read once per process (levels are immutable, the rows read-only)."""
     entries = L.read_xsb((DATA / "Microban_155.xsb").read_text(), "Microban_155.xsb")
     with open(DATA / "microban_optimal.csv", newline="") as handle:
-        table = {int(row["level"]): row for row in csv.DictReader(handle)}
-    return [(entry.level, table[entry.index]) for entry in entries[:count]]
+        table = {int(row["level"]): MappingProxyType(row) for row in csv.DictReader(handle)}
+    return tuple((entry.level, table[entry.index]) for entry in entries)
 
 
 def positions(lvl: S.Level, rng: random.Random, count: int):
