@@ -41,7 +41,66 @@ def checked(lvl: S.Level, solution, state: S.State | None = None) -> tuple[int, 
 
 
 def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = None) -> tuple[int, int] | None:
-    """Independent Dijkstra over single steps: the best (moves, pushes) or (pushes, moves)."""
+    """Independent Dijkstra over single steps: the best (moves, pushes) or (pushes, moves).
+
+    The engine's rules (a step onto any cell of the grid but a wall or a box; a push when
+    the cell beyond the box is neither), on positions held as one int each: the boxes' bit
+    set above the player's cell. The same answers as `lexicographic_optimum_by_engine`,
+    several times faster (test_oracle.py compares them)."""
+    start = S.initial_state(lvl) if state is None else state
+    steps = _steps(lvl)
+    shift = (lvl.width * lvl.height).bit_length()
+    player_bits = (1 << shift) - 1
+    goals = sum(1 << cell for cell in lvl.goals)
+    first = sum(1 << cell for cell in start.boxes) << shift | start.player
+    # (a, b) as a * MAJOR + b: a step and a push cost (1, 0) and (1, 1) under moves, (0, 1) and (1, 1) under pushes
+    step, push = (_MAJOR, _MAJOR + 1) if metric == "moves" else (1, _MAJOR + 1)
+    best = {first: 0}
+    heap = [(0, first)]
+    pop, push_onto = heapq.heappop, heapq.heappush
+    while heap:
+        cost, key = pop(heap)
+        if best[key] < cost:
+            continue
+        boxes = key >> shift
+        if boxes == goals:
+            return divmod(cost, _MAJOR)
+        for target, beyond in steps[key & player_bits]:
+            if boxes >> target & 1:
+                if beyond < 0 or boxes >> beyond & 1:
+                    continue
+                nxt, new = (boxes ^ (1 << target) | (1 << beyond)) << shift | target, cost + push
+            else:
+                nxt, new = key ^ (key & player_bits) | target, cost + step
+            if new < best.get(nxt, _NEVER):
+                best[nxt] = new
+                push_onto(heap, (new, nxt))
+    return None
+
+
+_MAJOR = 1 << 32  # (more than any count of moves or pushes here)
+_NEVER = 1 << 80
+
+
+def _steps(lvl: S.Level) -> list[list[tuple[int, int]]]:
+    """For each cell, (the next cell, the one beyond it or -1) each way the player may step
+    from it (in "lurd" order): the next cell on the grid and no wall, the one beyond, -1
+    when off the grid or a wall (a box there can not be pushed that way)."""
+    table = []
+    for cell in range(lvl.width * lvl.height):
+        ways = []
+        for direction in S.DIRECTIONS:
+            target = S.neighbour(lvl, cell, direction)
+            if target is None or target in lvl.walls:
+                continue
+            beyond = S.neighbour(lvl, target, direction)
+            ways.append((target, -1 if beyond is None or beyond in lvl.walls else beyond))
+        table.append(ways)
+    return table
+
+
+def lexicographic_optimum_by_engine(lvl: S.Level, metric: str, state: S.State | None = None) -> tuple[int, int] | None:
+    """`lexicographic_optimum` through the engine's own legal_moves and apply (slower)."""
     start = S.initial_state(lvl) if state is None else state
     best = {start: (0, 0)}
     order = itertools.count()
