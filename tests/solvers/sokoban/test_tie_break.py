@@ -1,7 +1,8 @@
 """The pushes metric's tie-break (sokoban_tie_break.py): given the fewest pushes, the fewest
 moves among plans of that many. Every plan is replayed through the engine; its counts are
 checked against an independent Dijkstra over single steps on small rooms, and against the
-proof of (pushes, moves) on Microban levels (two exact methods that share no search)."""
+proof of (pushes, moves) on Microban levels (two exact methods that share no search; with
+and without its pull table and rooms at once: test_switch_matrix.py)."""
 
 import threading
 import time
@@ -61,15 +62,6 @@ def rooms(request, monkeypatch):
         monkeypatch.setattr(tie_break_module, "ROOM_AFTER", 1)
         monkeypatch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
     return request.param
-
-
-@pytest.mark.parametrize("number", [1, 5, 23, 36, 40, 59, 66, 77, 100])
-def test_microban_the_same_as_the_proof_of_pushes_then_moves(number, table, rooms):
-    lvl, row = microban(number)[number - 1]
-    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
-    moves, pushes = checked(lvl, proven)
-    assert pushes == int(row["min_pushes"])
-    assert tie_break(lvl, pushes, seconds=60) == (pushes, moves)
 
 
 def within_pushes(lvl: S.Level, fewest: int) -> None:
