@@ -40,6 +40,7 @@ def checked(lvl: S.Level, solution, state: S.State | None = None) -> tuple[int, 
     return moves, pushes
 
 
+@functools.cache  # (the same room is asked again by the next case of a parametrised test)
 def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = None) -> tuple[int, int] | None:
     """Independent Dijkstra over single steps: the best (moves, pushes) or (pushes, moves).
 

@@ -4,6 +4,7 @@ checked against an independent Dijkstra over single steps on small rooms, and ag
 proof of (pushes, moves) on Microban levels (two exact methods that share no search; with
 and without its pull table and rooms at once: test_switch_matrix.py)."""
 
+import functools
 import threading
 import time
 
@@ -118,6 +119,11 @@ def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
     """How many positions (box set, player's region) lie k pushes from the start and
     `pushes` - k from the goal, for each k: the engine's moves alone, every position of the
     level visited (a breadth-first search from the start, then one back from the goals)."""
+    return list(_on_plan_layers(lvl, pushes))
+
+
+@functools.cache  # (each case of the test below asks the same levels)
+def _on_plan_layers(lvl: S.Level, pushes: int) -> tuple[int, ...]:
     def region(boxes: frozenset, player: int) -> frozenset:
         seen, stack = {player}, [player]
         while stack:
@@ -157,7 +163,7 @@ def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
     for position, k in depth.items():
         if k <= pushes and left.get(position) == pushes - k:
             counts[k] += 1
-    return counts
+    return tuple(counts)
 
 
 def laid_layers(lvl: S.Level, pushes: int) -> list[int]:
