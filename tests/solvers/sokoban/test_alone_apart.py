@@ -1,6 +1,6 @@
 """Pushes with a spare core: the proof of the pushes alone in a child process beside the
-proof of (pushes, moves). A first proof is the answer (counts as Microban's table and as
-the search without the child); the child's tie-break, proven, is the answer too and stops
+proof of (pushes, moves). A first proof is the answer (Microban's counts with the child:
+test_switch_matrix.py); the child's tie-break, proven, is the answer too and stops
 the first proof; when the first proof runs out and the tie-break does too, the child's
 plan comes back FOUND with its pushes proven fewest (replayed); a child still asleep, or
 given no room, gives way to the pushes alone searched here; both running out keep the
@@ -92,14 +92,6 @@ def pushes_found(lvl, row, solution) -> None:
     oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
     assert solution.extra["pushes"] == S.tally(solution.moves).pushes == int(row["min_pushes"])
     assert solution.at_least == solution.stats.bound == int(row["min_pushes"])
-
-
-def test_microban_counts_with_the_pushes_alone_beside(monkeypatch, children):
-    beside = [checked(lvl, run(lvl)) for lvl, row in microban(40)]
-    assert [pushes for _, pushes in beside] == [int(row["min_pushes"]) for _, row in microban(40)]
-    assert sum(child.started for child in children) >= 10 and not multiprocessing.active_children()
-    monkeypatch.setattr(solver, "spare_core", lambda: False)  # the same plans' counts without it
-    assert beside == [checked(lvl, run(lvl)) for lvl, _ in microban(40)]
 
 
 def test_a_first_proof_that_runs_out_gets_the_child_s_pushes(monkeypatch, children, tie_break_runs_out):

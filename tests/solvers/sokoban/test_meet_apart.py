@@ -1,5 +1,6 @@
 """Moves with a spare core: the search from both ends in a child process beside the push
-search. The first proof wins (plans replayed, counts as Microban's table), the other
+search. The first proof wins (plans replayed; Microban's counts with the child:
+test_switch_matrix.py), the other
 search is stopped; both running out keep the higher bound; a cancel and a proof that
 there is no plan come through."""
 
@@ -52,14 +53,6 @@ def endless_meet_search(tables, boxes, player, control):
 def spy(monkeypatch):
     """The children made."""
     return children_made(monkeypatch)
-
-
-def test_microban_counts_with_both_searches_side_by_side(monkeypatch, spy):
-    monkeypatch.setattr(solver, "APART_AFTER", 0.0)  # the child starts at the push search's first look
-    for lvl, row in microban(40)[:40]:
-        if row["min_moves"]:
-            assert checked(lvl, run(lvl)) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
-    assert sum(child.started for child in spy) >= 10 and not multiprocessing.active_children()
 
 
 def test_a_level_proven_at_once_forks_no_child(spy):

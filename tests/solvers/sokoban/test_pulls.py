@@ -1,7 +1,8 @@
 """The pull table: exact pushes left near the goal (a breadth-first search backwards over
 pulls), a lower bound beyond its radius, deadlocks once complete; grown in pieces it is
-the same table; the push search proves the same optimum with it. Each holds for both
-kinds, the dict and the compact (numpy) one, and the two are the same table."""
+the same table. Each holds for both kinds, the dict and the compact (numpy) one, and the
+two are the same table. (The push search proves the same optimum with it, grown in each
+way: test_switch_matrix.py.)"""
 
 import pickle
 import random
@@ -402,22 +403,6 @@ def wait_for_the_child(monkeypatch, apart: bool) -> None:
     at the search's first look (the search waits for it), so the tests see it used."""
     monkeypatch.setattr(pull_policy, "spare_core", lambda: apart)
     monkeypatch.setattr(PullsApart, "ready", lambda self: self._receiver.poll(None))
-
-
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("budget,apart", [({}, False), ({"seconds": 60.0}, False), ({"seconds": 60.0}, True)])
-def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart, kind):
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)  # built on the first expansion
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
-    wait_for_the_child(monkeypatch, apart)
-    table_class = use_kind(monkeypatch, kind)
-    asked = []
-    real_bound = table_class.bound
-    monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
-    for lvl, row in microban(40):  # (an overestimate in the table shows on #34 and #36)
-        moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
-        assert pushes == int(row["min_pushes"]), row["level"]
-    assert asked
 
 
 def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monkeypatch):

@@ -1,7 +1,8 @@
 """Sokoban's exact solver: both metrics against independent exhaustive searches, the rule
-book's contest cases, the first Microban levels against their proven optimal counts, the
-matching bound, deadlock pruning, budgets and cancellation. Every plan is replayed."""
+book's contest cases (Microban's proven counts under each internal switch:
+test_switch_matrix.py), the matching bound, deadlock pruning, budgets and cancellation. Every plan is replayed."""
 
+import functools
 import gc
 import itertools
 import os
@@ -57,16 +58,23 @@ def moves_search(request, monkeypatch):
     return request.param
 
 
+@functools.cache  # (both searches are checked on the same rooms)
+def fewest_moves(room: S.Level) -> int | None:
+    """The oracle's breadth-first search: the fewest moves (None: no plan)."""
+    plan = oracle.shortest_plan(S, room)
+    return None if plan is None else len(plan)
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_moves_metric_matches_the_oracle_and_breaks_ties_by_pushes(seed, moves_search):
     for room in exactness_rooms(seed, 30):
-        expected = oracle.shortest_plan(S, room)
+        fewest = fewest_moves(room)
         solution = solve(room, "moves")
-        if expected is None:
+        if fewest is None:
             assert solution.status is Status.UNSOLVABLE and not solution.moves
             continue
         moves, pushes = checked(room, solution)
-        assert moves == len(expected)
+        assert moves == fewest
         assert (moves, pushes) == lexicographic_optimum(room, "moves")
 
 
@@ -157,18 +165,6 @@ def test_rule_book_contest_cases(name, moves):
     assert checked(entry.level, solution)[0] == moves
     answer = L.contest_answer(entry, solution)
     assert len(answer) == moves and L.parse_contest_plan(entry.level, answer) == list(solution.moves)
-
-
-@pytest.mark.parametrize("metric, search", [("moves", "meet"), ("moves", "push"), ("pushes", "push")])
-def test_first_microban_levels_match_the_proven_counts(metric, search, monkeypatch):
-    if search == "push":
-        only_push_search(monkeypatch)
-    for lvl, row in microban(20):
-        moves, pushes = checked(lvl, solve(lvl, metric))
-        if metric == "moves":
-            assert (moves, pushes) == (int(row["min_moves"]), int(row["pushes_in_min_moves"])), row["level"]
-        else:
-            assert pushes == int(row["min_pushes"]), row["level"]
 
 
 # ----- the matching bound and deadlocks ---------------------------------------------
@@ -503,9 +499,11 @@ def test_with_a_time_budget_the_pushes_alone_are_searched_beside(child_dies, mon
 @pytest.mark.parametrize("best_effort", [True, False])
 def test_out_of_budget_the_pushes_alone_are_still_proven(best_effort):
     # When the proof of (pushes, moves) runs out, the rest of the budget proves the pushes
-    # alone: a plan with the fewest pushes (the table's), marked FOUND (its moves unproven).
-    lvl, row = microban(123)[122]
-    control = Control(Budget(nodes=20_000))
+    # alone: a plan with the fewest pushes (the table's), marked FOUND (its moves unproven;
+    # the tie-break after them runs out too). Microban #98 takes that way as #123 does at
+    # 20,000 nodes, in a sixth of the time.
+    lvl, row = microban(98)[97]
+    control = Control(Budget(nodes=8_000))
     solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=best_effort)
     assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
     oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
@@ -515,7 +513,7 @@ def test_out_of_budget_the_pushes_alone_are_still_proven(best_effort):
 
 @pytest.mark.parametrize(
     "number, metric, nodes",
-    [(139, "pushes", 3_000), (139, "pushes", 20_000), (123, "pushes", 20_000), (97, "moves", 3_000),
+    [(139, "pushes", 3_000), (139, "pushes", 20_000), (98, "pushes", 8_000), (97, "moves", 3_000),
      (140, "moves", 20_000), (124, "moves", 3_000)],
 )
 def test_a_stopped_proof_says_how_far_it_got_and_never_past_the_optimum(number, metric, nodes):

@@ -1,8 +1,10 @@
 """The pushes metric's tie-break (sokoban_tie_break.py): given the fewest pushes, the fewest
 moves among plans of that many. Every plan is replayed through the engine; its counts are
 checked against an independent Dijkstra over single steps on small rooms, and against the
-proof of (pushes, moves) on Microban levels (two exact methods that share no search)."""
+proof of (pushes, moves) on Microban levels (two exact methods that share no search; with
+and without its pull table and rooms at once: test_switch_matrix.py)."""
 
+import functools
 import threading
 import time
 
@@ -63,15 +65,6 @@ def rooms(request, monkeypatch):
     return request.param
 
 
-@pytest.mark.parametrize("number", [1, 5, 23, 36, 40, 59, 66, 77, 100])
-def test_microban_the_same_as_the_proof_of_pushes_then_moves(number, table, rooms):
-    lvl, row = microban(number)[number - 1]
-    proven = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=60)), "pushes", best_effort=False)
-    moves, pushes = checked(lvl, proven)
-    assert pushes == int(row["min_pushes"])
-    assert tie_break(lvl, pushes, seconds=60) == (pushes, moves)
-
-
 def within_pushes(lvl: S.Level, fewest: int) -> None:
     """The question the layers ask, at the start, with no pull table (every answer searched):
     no within two short of the fewest pushes (a push changes the matching's parity, so one
@@ -126,6 +119,11 @@ def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
     """How many positions (box set, player's region) lie k pushes from the start and
     `pushes` - k from the goal, for each k: the engine's moves alone, every position of the
     level visited (a breadth-first search from the start, then one back from the goals)."""
+    return list(_on_plan_layers(lvl, pushes))
+
+
+@functools.cache  # (each case of the test below asks the same levels)
+def _on_plan_layers(lvl: S.Level, pushes: int) -> tuple[int, ...]:
     def region(boxes: frozenset, player: int) -> frozenset:
         seen, stack = {player}, [player]
         while stack:
@@ -165,7 +163,7 @@ def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
     for position, k in depth.items():
         if k <= pushes and left.get(position) == pushes - k:
             counts[k] += 1
-    return counts
+    return tuple(counts)
 
 
 def laid_layers(lvl: S.Level, pushes: int) -> list[int]:
