@@ -13,7 +13,6 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Stopped
-from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
 from fewest.solvers.sokoban.pulls import table as sokoban_pulls
 from fewest.solvers.sokoban.pulls import apart as sokoban_pulls_apart
 from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_compact
@@ -43,9 +42,10 @@ from tests.sokoban_support import (
 KINDS = {"dict": PullTable, "compact": CompactPullTable}
 
 
-def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTableLike:
+def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict", **sizes) -> PullTableLike:
+    """`sizes`: the compact table's own (span, sample, seen_most, block_most)."""
     board = compile_board(lvl)
-    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
+    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor, **sizes)
     table.grow(Control(), None, most)
     return table
 
@@ -140,25 +140,20 @@ def test_compact_it_is_the_dict_table(draw):
         assert same_table(dict_table_like(room, compact, 60_000), compact), room
 
 
-def test_compact_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
+def test_compact_in_small_blocks_and_spans_it_is_the_same_table():
     """Blocks cut and layers closed a few keys at a time (as the big tables are)."""
-    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 64)
-    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 4)
     for room in random_rooms(430, 6) + [microban(30)[29][0]]:
-        compact = table_for(room, 20_000, "compact")
+        compact = table_for(room, 20_000, "compact", block_most=40, span=64, sample=4)
         assert len(compact._table._keys) > 1 or len(compact) <= 40
         assert same_table(dict_table_like(room, compact, 40_000), compact), room
 
 
 def test_compact_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
-    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 16)
-    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 2)
+    sizes = {"block_most": 40, "span": 16, "sample": 2}
     lvl = microban(6)[5][0]
-    whole = table_for(lvl, 10**9, "compact")
+    whole = table_for(lvl, 10**9, "compact", **sizes)
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, **sizes)
     closing = [False]
     real_close = CompactPullTable._close_layer
 
@@ -288,10 +283,9 @@ def test_the_compact_tables_peak_while_growing_is_within_its_size_limit(monkeypa
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)  # (the entries' share shows)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, span=1 << 14)  # (the entries' share shows)
     most = 1_000_000
     tracemalloc.start()
     table.grow(Control(), None, most)
@@ -311,10 +305,9 @@ def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypat
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, span=1 << 14)
     memory = 40 << 20
     tracemalloc.start()
     while True:
@@ -719,9 +712,8 @@ def test_on_microban_144_a_quarter_of_the_entries_answer_for_all(monkeypatch, ki
 def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sent(monkeypatch, most):
     # each box set's least image is remembered, then forgotten past `most`: the answers stay
     # those of a table that keys every image apart
-    monkeypatch.setattr(sokoban_pulls_compact, "SEEN_MOST", most)
     lvl = microban(144)[143][0]
-    symmetric = table_for(lvl, 3_000, "compact")
+    symmetric = table_for(lvl, 3_000, "compact", seen_most=most)
     bare = symmetric.nbytes()
     plain(monkeypatch)
     whole = layers_up_to(table_for(lvl, 4 * len(symmetric) + 2_000, "dict"), symmetric.radius)
