@@ -25,6 +25,7 @@ from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.compact import fits
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
+from fewest.solvers.sokoban.tuning import SokobanTuning
 from tests.sokoban_support import (
     checked,
     level,
@@ -37,6 +38,7 @@ from tests.sokoban_support import (
     search_position,
     solve,
     symmetric_room,
+    tuned,
 )
 
 KINDS = {"dict": PullTable, "compact": CompactPullTable}
@@ -345,13 +347,12 @@ def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatc
     """push_search's keep_pulls: the table grown in the search's process (here in halves,
     with a time budget and no spare core, and held to 500 entries: dropped halfway) comes
     back with its frontier, taken up or not, and grows on to the table a fresh one grows to."""
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     monkeypatch.setattr(pull_policy, "spare_core", lambda: False)
     real = pull_policy.grown_in_halves
     monkeypatch.setattr(pull_policy, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
         table, control, half, 500, *args, **kwargs))
     use_kind(monkeypatch, kind)
-    board, boxes, (table,) = kept_by_the_pushes_alone(36)
+    board, boxes, (table,) = kept_by_the_pushes_alone(36, tuned(pulls={"after": 1}))
     assert isinstance(table, KINDS[kind]) and table.can_grow and 0 < table.radius and not table.complete
     fresh = KINDS[kind](board, boxes)
     for grown in (table, fresh):
@@ -365,20 +366,20 @@ def test_a_table_grown_in_a_child_beside_the_search_is_not_handed_over(monkeypat
     search's own copy was never grown: keep_pulls stays empty (the tie-break grows its own)."""
     if not spare_core():
         pytest.skip("needs two cores")
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, True)
-    assert kept_by_the_pushes_alone(36)[2] == []
+    assert kept_by_the_pushes_alone(36, tuned(pulls={"apart_after": 1}))[2] == []
 
 
-def kept_by_the_pushes_alone(number: int) -> tuple:
+def kept_by_the_pushes_alone(number: int, tuning: SokobanTuning) -> tuple:
     """(board, start boxes, what push_search put in keep_pulls) after proving the pushes
     alone on Microban `number` with a time budget (their count checked)."""
     lvl, row = microban(number)[number - 1]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     kept: list = []
+    control = Control(Budget(seconds=60))
     found = sokoban_search.push_search(
-        build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
+        build_tables(board), boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept, tuning=tuning
     )
     assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"])
     return board, boxes, kept
@@ -400,15 +401,14 @@ def wait_for_the_child(monkeypatch, apart: bool) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("budget,apart", [({}, False), ({"seconds": 60.0}, False), ({"seconds": 60.0}, True)])
 def test_the_push_search_proves_the_same_counts_with_it(monkeypatch, budget, apart, kind):
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)  # built on the first expansion
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    at_once = tuned(pulls={"after": 1, "apart_after": 1})  # built on the first expansion
     wait_for_the_child(monkeypatch, apart)
     table_class = use_kind(monkeypatch, kind)
     asked = []
     real_bound = table_class.bound
     monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     for lvl, row in microban(40):  # (an overestimate in the table shows on #34 and #36)
-        moves, pushes = checked(lvl, solve(lvl, "pushes", **budget))
+        moves, pushes = checked(lvl, solve(lvl, "pushes", tuning=at_once, **budget))
         assert pushes == int(row["min_pushes"]), row["level"]
     assert asked
 
@@ -418,7 +418,6 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     machine): a node the table raised and that comes out after the table grew is asked
     again (else a shallow table's bound stays with it). Microban #36: 1,809 positions
     are asked at more than one radius; 20 (nodes opened again) without."""
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     real_grow, real_bound = CompactPullTable.grow, CompactPullTable.bound
     monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
@@ -426,7 +425,7 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     monkeypatch.setattr(CompactPullTable, "bound", lambda self, boxes, player: radii.setdefault(
         (boxes, player), set()).add(self.radius) or real_bound(self, boxes, player))
     lvl, row = microban(36)[35]
-    assert checked(lvl, solve(lvl, "pushes"))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=tuned(pulls={"after": 1})))[1] == int(row["min_pushes"])
     assert sum(len(seen) > 1 for seen in radii.values()) > 900
 
 
@@ -508,7 +507,7 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
     the search counts that share as held (else the two together could pass the budget)."""
     from fewest.solvers.sokoban.board.tables import build_tables
 
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    tuning = tuned(pulls={"apart_after": 1})
     monkeypatch.setattr(pull_policy, "spare_core", lambda: True)
     monkeypatch.setattr(PullsApart, "ready", lambda self: False)  # still growing
     lvl = microban(93)[92][0]
@@ -520,17 +519,18 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
         control = Control(Budget(seconds=60.0, nodes=3_000, memory_bytes=memory))
         with pytest.raises(Stopped):
             sokoban_search.push_search(
-                build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes"
+                build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes",
+                tuning=tuning,
             )
         counted = control.stored * control.bytes_per_entry
-        assert (counted >= pull_policy.PULLS_MEMORY * memory * 0.9) is helper
+        assert (counted >= tuning.pulls.memory * memory * 0.9) is helper
 
 
 def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
     """In a worker thread (the app's hints) the child comes from a server process and makes
     its own table from the board and the start (a table pickles without what it grows
     from): the counts are the same, and tables it sent are used."""
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    tuning = tuned(pulls={"apart_after": 1})
     wait_for_the_child(monkeypatch, True)
     made, taken = [], []
     real_init, real_take = PullsApart.__init__, PullsApart.take
@@ -545,7 +545,7 @@ def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
 
     def work():
         for lvl, row in microban(40)[30:]:
-            counts.append((checked(lvl, solve(lvl, "pushes", seconds=60.0))[1], int(row["min_pushes"])))
+            counts.append((checked(lvl, solve(lvl, "pushes", tuning=tuning, seconds=60.0))[1], int(row["min_pushes"])))
 
     worker = threading.Thread(target=work)
     worker.start()
@@ -633,34 +633,32 @@ def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch
 def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart, kind):
     table_class = use_kind(monkeypatch, kind)
     if apart:
-        monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
         wait_for_the_child(monkeypatch, True)
-        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.0002)
+        short = tuned(pulls={"apart_after": 1, "apart_share": 0.0002})
         asked = []
         real_bound = table_class.bound
         monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
         lvl, row = microban(36)[35]
-        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert checked(lvl, solve(lvl, "pushes", tuning=short, seconds=60.0))[1] == int(row["min_pushes"])
         assert not asked  # dropped in the child: never asked
-        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.25)  # ample: it completes
+        ample = tuned(short, pulls={"apart_share": 0.25})  # ample: it completes
         lvl, row = microban(6)[5]  # (searched long enough to look for the table: 235 expansions)
-        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert checked(lvl, solve(lvl, "pushes", tuning=ample, seconds=60.0))[1] == int(row["min_pushes"])
         assert asked  # complete at once, sent and asked
         return
     wait_for_the_child(monkeypatch, False)
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
-    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
+    short = tuned(pulls={"after": 1, "share": 0.0002})  # 6 ms a half: a few layers at most
     grown, asked = [], []
     real_grow, real_bound = table_class.grow, table_class.bound
     monkeypatch.setattr(table_class, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
     monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
-    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=short, seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
-    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.002)  # 60 ms a half
+    longer = tuned(short, pulls={"share": 0.002})  # 60 ms a half
     lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
     grown.clear()
-    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=longer, seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 2 and grown[0].complete and asked
 
 
