@@ -9,6 +9,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -17,6 +18,7 @@ from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.board.board import Board
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 from tests import oracle
 
 DATA = Path(__file__).parent / "data"
@@ -26,9 +28,17 @@ def level(text: str) -> S.Level:
     return L.read_xsb(text)[0].level
 
 
-def solve(lvl: S.Level, metric: str, state: S.State | None = None, **budget) -> "solver.Solution":
+def tuned(base: SokobanTuning = TUNING, **parts: dict) -> SokobanTuning:
+    """`base` (the solver's tuning) with some fields of its parts changed, e.g.
+    tuned(pulls={"after": 1}) (sokoban/tuning.py names the parts and their fields)."""
+    return replace(base, **{part: replace(getattr(base, part), **fields) for part, fields in parts.items()})
+
+
+def solve(
+    lvl: S.Level, metric: str, state: S.State | None = None, tuning: SokobanTuning = TUNING, **budget
+) -> "solver.Solution":
     state = S.initial_state(lvl) if state is None else state
-    return solver.solve(lvl, state, Control(Budget(**budget)), metric)
+    return solver.solve(lvl, state, Control(Budget(**budget)), metric, tuning=tuning)
 
 
 def checked(lvl: S.Level, solution, state: S.State | None = None) -> tuple[int, int]:
@@ -359,10 +369,12 @@ def idle(control: Control) -> None:
         time.sleep(0.005)
 
 
-def reports_until_reached(lvl: S.Level, metric: str) -> tuple["solver.Solution", list]:
-    """Solve `lvl` under `metric` while the progress reports are kept, cancelled by the
-    first report of REACHED (a budget of 10 s otherwise): (the solution, the reports)."""
+def reports_until_reached(
+    lvl: S.Level, metric: str, tuning: SokobanTuning = TUNING
+) -> tuple["solver.Solution", list]:
+    """Solve `lvl` under `metric` (and `tuning`) while the progress reports are kept, cancelled
+    by the first report of REACHED (a budget of 10 s otherwise): (the solution, the reports)."""
     reports: list = []
     control = Control(Budget(seconds=10.0, memory_bytes=1 << 30), on_progress=reports.append,
                       progress_interval=0.02, should_stop=lambda: any(r.bound == REACHED for r in reports))
-    return solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False), reports
+    return solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False, tuning=tuning), reports

@@ -9,6 +9,7 @@ from fewest.solvers.common.solution import Solution
 from fewest.solvers.contract import BenchCase, FamilySolver
 from fewest.solvers.sokoban import solver as _solver
 from fewest.solvers.sokoban.pruning.deadlock import is_dead
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 
 class SokobanSolver(FamilySolver):
@@ -17,11 +18,14 @@ class SokobanSolver(FamilySolver):
     family = "sokoban"
     metrics = _solver.METRICS
 
+    def __init__(self, tuning: SokobanTuning = TUNING) -> None:
+        self.tuning = tuning
+
     def solve(self, level: Any, state: Any, control: Control, metric: str = "moves") -> Solution:
-        return _solver.solve(level, state, control, metric)
+        return _solver.solve(level, state, control, metric, tuning=self.tuning)
 
     def warm_up(self, level: Any, check: Check = no_check) -> None:
-        _solver.warm_up(level, check)
+        _solver.warm_up(level, check, self.tuning)
 
     def is_dead(self, level: Any, state: Any) -> bool:
         return is_dead(level, state)

@@ -53,76 +53,26 @@ from fewest.solvers.sokoban.searches.meet import meet_search
 from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
 from fewest.solvers.sokoban.bounds.pairs import pair_bound
 from fewest.solvers.common.processes import spare_core
-from fewest.solvers.sokoban.pulls.policy import PULLS_APART_SHARE
 from fewest.solvers.sokoban.bounds.rooms import room_bounds
 from fewest.solvers.sokoban.searches.push import MAJOR, push_search
 from fewest.solvers.sokoban.board.tables import Tables, build_tables
 from fewest.solvers.sokoban.searches.tie_break import fewest_moves_of_fewest_pushes
+from fewest.solvers.sokoban.tuning import TUNING, BesideTuning, SokobanTuning
 
 METRICS = ("moves", "pushes")
-BEST_EFFORT_SHARE = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
-BEST_EFFORT_WEIGHT = 5  # the weighted search's factor on the bound
-BEST_EFFORT_FIRST_MEMORY = 0.5  # of the memory, for the weighted search under the metric
-# Of the best effort's time and nodes, at most, for the packing search on a goal-room level.
-# XSokoban, the child's part alone at 6 s a level: plans for 23 levels at 0.6, 22 at 0.4
-# (#6 needs 3.3 s); the pushes alone after it still found #38, the one level it adds. With
-# the packing advisor, 30 levels at either share.
-PACKING_SHARE = 0.6
-BACKWARD_SHARE = 0.35  # of the best effort's budgets, for the search backwards (first)
-BACKWARD_WEIGHT = 3  # its factor on the matching
-# Pushes: the last of the proofs' time and node budgets, for a proof of the pushes alone
-# when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
-# (pushes, moves) never got past 336 in 1,050 s (5.1M expansions). The first proof keeps
-# 51 of 60 s (#144's takes 26-28 s, 39-48 s with another busy process beside it).
-PUSHES_ALONE_SHARE = 0.15
-# Of the pushes alone's time (the child's own, from its waking), kept from the tie-break
-# for reordering the plan should it run out: reordered first, the plan took time the
-# tie-break proved Microban II #120 without (1.7 s of the 2 s it was short); Sasquatch
-# #49's 902 moves are 520 after 3 s of reordering (its child has 40-46 s).
-REORDER_SHARE = 0.07
-# With a spare core the pushes alone run beside the first proof instead, in a child forked
-# early (while this process is small: a child's resident size starts at its parent's) that
-# waits until the pull table's child is done (at most PULLS_APART_SHARE of the time; often
-# half that, when the table is dropped), then searches until the proofs' time is up, on a
-# share of the memory the first proof then gives up (Microban #144, whose pull table needs
-# all of it, is proven before the child wakes).
-ALONE_AFTER = PULLS_APART_SHARE + 0.05  # of the proofs' time, at the latest
-ALONE_MEMORY_SHARE = 0.25
-ALONE_ROOM = 0.75  # of its memory left, the most the first proof may hold when the child wakes
-# Seconds the child stops before the solve's time is up, for this process to read its word,
-# replay its plan and close it (Sasquatch #49 with no best effort after: 60.04 s, its
-# reordering having used the child's time to the end)
-ALONE_HANDOFF = 0.25
-# Moves: the proof's time and memory shares of the search from both ends, which goes first;
-# the push search gets the rest. Measured on Microban and Microban II (290 levels), no
-# level the push search proved was lost to the meet search running out first, and 9 more
-# levels were proven, so it gets more than half the time. Side by side (a spare core) each
-# gets all of the time, and memory is split the same way. Memory: with the states in dicts,
-# Microban #144's proof from both ends peaked at 1.10 GB (9.7M states), over half of 2 GB;
-# with 0.6 the push search keeps 0.8 GB. Packed in numpy (sokoban/searches/meet_compact.py), the
-# proofs of #144 (123 moves) and #139 (335) peak at 1626 and 960 MiB in all. At 0.6 of
-# 2 GiB, Grigoriev 2001 #100's search from both ends stopped on memory 4 moves short (386
-# of 390; it needs 1.3 GiB), while its push search's bound sat at 174: at 0.65 it is proven
-# in 53 s (1512 MiB in all). Microban under moves keeps its 154 proofs at the same
-# expansions, and Microban II's ten hardest lost none.
-MEET_SHARE = 0.6
-MEET_MEMORY_SHARE = 0.65
-APART_AFTER = 0.05  # seconds of push search before the search from both ends is forked beside it
-# Of the memory budget, kept back from the push search's share beside a child: what its
-# process may add after its last check (Sasquatch #49: 5 MiB past its share, at 2 GiB)
-CHECK_ROOM = 0.01
-HELD_FLOOR = 0.5  # of the push search's share, the least left once CHECK_ROOM and its process's size are off
 
 
 def solve(
-    level: Level, state: State, control: Control, metric: str = "moves", *, best_effort: bool = True
+    level: Level, state: State, control: Control, metric: str = "moves", *, best_effort: bool = True,
+    tuning: SokobanTuning = TUNING,
 ) -> Solution:
     """A proven-optimal plan from `state` under `metric` ("moves" or "pushes").
 
-    With `best_effort`, a tenth of the time and node budgets is kept back: when the
-    proof runs out, it goes to two weighted searches (_best_effort), and a plan found
-    so comes back as FOUND, not proven shortest (the stats keep the lower bound the
-    proof reached).
+    With `best_effort`, a share of the time and node budgets (the tuning's best_effort.share,
+    a tenth) is kept back: when the proof runs out, it goes to two weighted searches
+    (_best_effort), and a plan found so comes back as FOUND, not proven shortest (the
+    stats keep the lower bound the proof reached). `tuning`: the knobs of every search,
+    passed down to each.
     """
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
@@ -135,39 +85,42 @@ def solve(
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
-    proofs_end = 1 - BEST_EFFORT_SHARE if best_effort else 1.0  # (of the budgets)
+    proofs_end = 1 - tuning.best_effort.share if best_effort else 1.0  # (of the budgets)
     beside = control.budget.seconds is not None and spare_core()
     whole = control.budget.seconds
     alone = None
     if metric == "pushes" and beside:
         memory = control.budget.memory_bytes
         alone = SearchApart(  # (its pushes alone proven by the proofs' end; its tie-break may go on)
-            partial(_fewest_pushes, tables, boxes, player, proven_by=control.started + whole * proofs_end),
-            None if memory is None else int(memory * ALONE_MEMORY_SHARE),
+            partial(
+                _fewest_pushes, tables, boxes, player, proven_by=control.started + whole * proofs_end, tuning=tuning
+            ),
+            None if memory is None else int(memory * tuning.alone.memory_share),
         )
     try:
-        with control.share(proofs_end - (PUSHES_ALONE_SHARE if metric == "pushes" and not beside else 0)):
+        with control.share(proofs_end - (tuning.alone.share if metric == "pushes" and not beside else 0)):
             if metric == "moves" and beside:
-                found = _side_by_side(tables, boxes, player, control)
+                found = _side_by_side(tables, boxes, player, control, tuning)
                 if isinstance(found, Solution):
                     return found
             elif alone is not None:
-                found = _alone_beside(tables, boxes, player, control, alone, whole)
+                found = _alone_beside(tables, boxes, player, control, alone, whole, tuning)
             else:
                 if metric == "moves":
-                    met = _meet_first(tables, boxes, player, control)
+                    met = _meet_first(tables, boxes, player, control, tuning)
                     if met is not None:
                         return met
-                found = push_search(tables, boxes, player, control, metric)  # (its bound only rises from met's)
+                # (its bound only rises from met's)
+                found = push_search(tables, boxes, player, control, metric, tuning=tuning)
     except Stopped as stop:
         reason = stop.reason
         if metric == "pushes" and reason != "cancelled":
             with control.share(proofs_end):
-                counted = _pushes_alone(tables, boxes, player, control, reason, alone)
+                counted = _pushes_alone(tables, boxes, player, control, reason, alone, tuning)
             if counted is not None:
                 return counted
         if best_effort:
-            return _best_effort(tables, boxes, player, control, metric, reason)
+            return _best_effort(tables, boxes, player, control, metric, reason, tuning)
         return Solution(stopped_status(reason), (), _stats(control, reason), at_least=_at_least(control))
     finally:
         if alone is not None:
@@ -182,13 +135,13 @@ def solve(
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
 
 
-def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> Solution | None:
-    """Moves: the search from both ends on its share of the budget; its Solution, or None
-    when its share ran out (the control keeps the lower bound it reached; the push search
-    goes on from there)."""
+def _meet_first(tables: Tables, boxes: int, player: int, control: Control, tuning: SokobanTuning) -> Solution | None:
+    """Moves: the search from both ends on its share of the budget (the tuning's meet.share
+    of the time, meet.memory_share of the memory); its Solution, or None when its share ran
+    out (the control keeps the lower bound it reached; the push search goes on from there)."""
     try:
-        with control.share(MEET_SHARE, memory=MEET_MEMORY_SHARE):
-            met = meet_search(tables, boxes, player, control)
+        with control.share(tuning.meet.share, memory=tuning.meet.memory_share):
+            met = meet_search(tables, boxes, player, control, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -197,20 +150,21 @@ def _meet_first(tables: Tables, boxes: int, player: int, control: Control) -> So
     return _met_solution(met, control)
 
 
-def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> Solution | tuple | None:
+def _side_by_side(
+    tables: Tables, boxes: int, player: int, control: Control, tuning: SokobanTuning
+) -> Solution | tuple | None:
     """Moves, with a spare core: the search from both ends in a child process (on its
     memory share) while the push search runs here (on the rest), each on all of the
     time. The first proof wins: the child's as a Solution, else the push search's result.
     Raises Stopped when both ran out (the bound is the higher of the two) or on a cancel.
-    The child starts only once the push search has had APART_AFTER seconds: most levels
-    are proven by then, and a fork costs some milliseconds."""
-    memory = control.budget.memory_bytes
-    apart = SearchApart(
-        partial(meet_search, tables, boxes, player), None if memory is None else int(memory * MEET_MEMORY_SHARE)
-    )
+    The child starts only once the push search has had the tuning's beside.apart_after
+    seconds: most levels are proven by then, and a fork costs some milliseconds."""
+    memory, memory_share = control.budget.memory_bytes, tuning.meet.memory_share
+    search = partial(meet_search, tables, boxes, player, tuning=tuning)
+    apart = SearchApart(search, None if memory is None else int(memory * memory_share))
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
-    launch = control.seconds + APART_AFTER
+    launch = control.seconds + tuning.beside.apart_after
 
     def should_stop() -> bool:  # (a proof from the child stops the push search as a cancel would)
         if caller_stops():
@@ -221,9 +175,9 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
 
     control.should_stop = should_stop
     try:
-        share = _less_held(1 - MEET_MEMORY_SHARE, memory)
+        share = _less_held(1 - memory_share, memory, tuning.beside)
         with control.share(1.0, memory=share), _reporting_with(control, apart):
-            return push_search(tables, boxes, player, control, "moves")
+            return push_search(tables, boxes, player, control, "moves", tuning=tuning)
     except Stopped as stop:
         cancelled = stop.reason == "cancelled" and not apart.solved
         if not apart.started:
@@ -241,15 +195,15 @@ def _side_by_side(tables: Tables, boxes: int, player: int, control: Control) -> 
         apart.close()
 
 
-def _less_held(share: float, memory: int | None) -> float:
+def _less_held(share: float, memory: int | None, beside: BesideTuning) -> float:
     """`share` of the memory budget, for the push search beside a child, less what this
     process holds before it searches (the interpreter, numpy, the level's tables: 25-35
-    MiB), which the search does not count, and CHECK_ROOM; down to HELD_FLOOR of it. (The
-    child takes its own size off its share likewise.) Without it, under moves, the two
-    processes' peaks on Sasquatch's biggest levels came to 2,035-2,099 MiB of 2 GiB."""
+    MiB), which the search does not count, and `beside`.check_room; down to its held_floor
+    of it. (The child takes its own size off its share likewise.) Without it, under moves,
+    the two processes' peaks on Sasquatch's biggest levels came to 2,035-2,099 MiB of 2 GiB."""
     if not memory:
         return share
-    return max(share * HELD_FLOOR, share - CHECK_ROOM - resident_bytes() / memory)
+    return max(share * beside.held_floor, share - beside.check_room - resident_bytes() / memory)
 
 
 @contextmanager
@@ -286,26 +240,30 @@ def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solutio
 
 
 def _alone_beside(
-    tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart, ends: float
+    tables: Tables, boxes: int, player: int, control: Control, alone: SearchApart, ends: float,
+    tuning: SokobanTuning,
 ) -> tuple | None:
     """Pushes, with a spare core: the proof of (pushes, moves) here, with the proof of the
-    pushes alone (`alone`) forked beside it after APART_AFTER seconds, to search until
-    `ends` (the solve's seconds: the best effort is not needed once the pushes alone are
-    proven, so their tie-break may take its share too). The child waits
-    until the search's own helper (the pull table's child) is done, or ALONE_AFTER of the
-    time at the latest, then searches on its memory share, which this search gives up then
+    pushes alone (`alone`) forked beside it after the tuning's beside.apart_after seconds,
+    to search until `ends` (the solve's seconds: the best effort is not needed once the
+    pushes alone are proven, so their tie-break may take its share too). The child waits
+    until the search's own helper (the pull table's child) is done, or at the latest until
+    pulls.apart_share + alone.after_margin of the time (the pull table child's share and a
+    margin), then searches on its memory share, which this search gives up then
     (or, already holding too much of it, lets the child go: the pushes alone then come
     after, as without a spare core). Returns or raises as push_search; the child's answer,
     should its tie-break prove the moves too (sokoban/searches/tie_break.py), stops the search here
     and is returned instead."""
     asked = control.should_stop
     caller_stops = asked or (lambda: False)
-    fork_at = control.seconds + APART_AFTER
+    fork_at = control.seconds + tuning.beside.apart_after
     seconds = control.budget.seconds
-    wake = seconds * ALONE_AFTER
+    wake = seconds * (tuning.pulls.apart_share + tuning.alone.after_margin)  # (of the proofs' time, at the latest)
     awake = helped = False
-    memory = control.budget.memory_bytes
-    kept = None if memory is None else int(memory * _less_held(1 - ALONE_MEMORY_SHARE, memory))  # (once awake)
+    memory, room, handoff = control.budget.memory_bytes, tuning.alone.room, tuning.alone.handoff
+    kept = None  # (the memory this search keeps once the child is awake)
+    if memory is not None:
+        kept = int(memory * _less_held(1 - tuning.alone.memory_share, memory, tuning.beside))
 
     def should_stop() -> bool:  # (the child's answer, proven whole, stops the first proof as a cancel would)
         nonlocal awake, helped
@@ -313,11 +271,11 @@ def _alone_beside(
             return True
         now = control.seconds
         if not alone.started and now >= fork_at:
-            alone.start(ends - now - ALONE_HANDOFF, after=max(0.0, wake - now))
+            alone.start(ends - now - handoff, after=max(0.0, wake - now))
         helped = helped or control.helpers > 0
         if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
-            if kept is not None and control.stored * control.bytes_per_entry > kept * ALONE_ROOM:
+            if kept is not None and control.stored * control.bytes_per_entry > kept * room:
                 alone.close()  # (not finished: the pushes alone come after, on what time is left)
             else:
                 if kept is not None:
@@ -328,7 +286,7 @@ def _alone_beside(
     control.should_stop = should_stop
     try:
         with _reporting_with(control, alone):
-            return push_search(tables, boxes, player, control, "pushes")
+            return push_search(tables, boxes, player, control, "pushes", tuning=tuning)
     except Stopped:
         if not _proven_apart(alone) or caller_stops():
             raise
@@ -356,7 +314,8 @@ def _wait_for(child: SearchApart, stops: Callable[[], bool], control: Control) -
 
 
 def _pushes_alone(
-    tables: Tables, boxes: int, player: int, control: Control, reason: str, alone: SearchApart | None = None
+    tables: Tables, boxes: int, player: int, control: Control, reason: str, alone: SearchApart | None = None,
+    tuning: SokobanTuning = TUNING,
 ) -> Solution | None:
     """Pushes: after the proof of (pushes, moves) ran out, the pushes alone, proven with
     PI-corral pruning (sokoban/pruning/corrals.py): a plan marked FOUND whose `at_least` is its
@@ -375,7 +334,7 @@ def _pushes_alone(
             control.bound = max(control.bound or 0, alone.bound) or None
             return None
         else:
-            found = _fewest_pushes(tables, boxes, player, control)
+            found = _fewest_pushes(tables, boxes, player, control, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             return Solution(Status.CANCELLED, (), _stats(control, stop.reason), at_least=_at_least(control))
@@ -392,11 +351,12 @@ def _pushes_alone(
 
 
 def _fewest_pushes(
-    tables: Tables, boxes: int, player: int, control: Control, proven_by: float | None = None
+    tables: Tables, boxes: int, player: int, control: Control, proven_by: float | None = None, *,
+    tuning: SokobanTuning = TUNING,
 ) -> tuple[list, int, bool] | None:
     """The pushes alone, proven fewest (as push_search; by the clock's `proven_by`, if
-    given, else on the whole budget), then on what is left of the budgets but
-    REORDER_SHARE the fewest moves among plans of those pushes (sokoban/searches/tie_break.py):
+    given, else on the whole budget), then on what is left of the budgets but the tuning's
+    alone.reorder_share the fewest moves among plans of those pushes (sokoban/searches/tie_break.py):
     (plan, pushes * MAJOR + moves, True), the answer under the pushes metric, proven. When
     that runs out: (the plan reordered between boxes for fewer moves, on the time kept for
     it, its cost, False). (In the same process: the child's time is its own, the first
@@ -405,32 +365,37 @@ def _fewest_pushes(
     seconds = control.budget.seconds
     share = 1.0 if proven_by is None or not seconds else min(1.0, max(0.0, (proven_by - control.started) / seconds))
     with control.share(share):
-        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept)
+        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept, tuning=tuning)
     if found is None:
         return None
     pushes = found[1] // MAJOR
     control.stored = 0  # (the search's table is gone)
     try:
-        with control.share(1 - REORDER_SHARE):
-            plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control, kept.pop() if kept else None)
+        with control.share(1 - tuning.alone.reorder_share):
+            table = kept.pop() if kept else None
+            plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control, table, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
-        return *_reordered(tables, boxes, player, control, found), False
+        return *_reordered(tables, boxes, player, control, found, tuning), False
     tally = step_plan(tables.board, boxes, player, plan)[1]
     assert tally.pushes == pushes, "the tie-break's plan does not have the proven pushes"
     return plan, pushes * MAJOR + tally.moves, True
 
 
-def _reordered(tables: Tables, boxes: int, player: int, control: Control, found: tuple | None) -> tuple | None:
+def _reordered(
+    tables: Tables, boxes: int, player: int, control: Control, found: tuple | None, tuning: SokobanTuning
+) -> tuple | None:
     """A search's answer (pushes, cost) with its pushes reordered between boxes for fewer
     moves, on what is left of the budgets (None stays None)."""
     if found is None:
         return None
-    return shortest_interleaving(tables.board, boxes, player, found[0], control), found[1]
+    return shortest_interleaving(tables.board, boxes, player, found[0], control, tuning), found[1]
 
 
-def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str) -> Solution:
+def _best_effort(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, reason: str, tuning: SokobanTuning
+) -> Solution:
     """After the proof ran out of budget: some plan, marked FOUND.
 
     Two weighted searches: under the metric itself (its plans are the better ones, when it
@@ -439,7 +404,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     (Grigr2001, the 25 levels whose moves proof ran out in 10 s: 10 plans in 6 s each
     against 2). With a time budget and a spare core they run side by side, each on all of
     what is left; otherwise one after the other, on half of it each.
-    Before them the search backwards (sokoban/searches/backward.py), on BACKWARD_SHARE: pulling
+    Before them the search backwards (sokoban/searches/backward.py), on backward_share: pulling
     boxes off the goals towards the start, it finds plans where the searches forwards fill
     a goal room from the wrong end (XSokoban at 10 s a level: plans for 27 of 90 levels;
     backwards alone, 12 in 5 s each, four of them new: #5, #6, #12 and #86 in 0.07-2.1 s;
@@ -447,7 +412,7 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     first here, before the search under the metric (which rarely finds a plan where the
     pushes alone do not: its time is the cheaper to share); one after the other, first.
     On a level with a goal room the packing search (sokoban/plans/packing_order.py) comes in, on
-    PACKING_SHARE of what is left at most: weighted A* fills such a room from the door and
+    packing_share of what is left at most: weighted A* fills such a room from the door and
     walls it up (XSokoban #4, #9 and #51: no plan in 6 s; packed, in 0.07 s, 0.4 s and
     0.08 s). Side by side it goes first in the child, the pushes alone after it there;
     one after the other it comes after the search backwards.
@@ -464,12 +429,13 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
     orders = packing_orders(tables.board, boxes, player)
     try:
         if control.budget.seconds is not None and spare_core():
-            found = _weighted_beside(tables, boxes, player, control, metric, orders, early)
+            found = _weighted_beside(tables, boxes, player, control, metric, orders, early, tuning)
         else:
-            backward, weighted_from = _backward_plan(tables, boxes, player, control, 1 - BEST_EFFORT_SHARE)
-            packed, weighted_from = _packed_plan(tables, boxes, player, control, orders, weighted_from)
+            first = 1 - tuning.best_effort.share
+            backward, weighted_from = _backward_plan(tables, boxes, player, control, first, tuning)
+            packed, weighted_from = _packed_plan(tables, boxes, player, control, orders, weighted_from, tuning)
             early += [plan for plan in (backward, packed) if plan is not None]
-            found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from)
+            found = _weighted_in_turn(tables, boxes, player, control, metric, weighted_from, tuning)
     except Stopped as stop:  # (a weighted search leaves the proof's bound as it was)
         why = "cancelled" if stop.reason == "cancelled" else reason  # (else the proof's reason stands)
         if why == "cancelled" or not early:
@@ -486,35 +452,39 @@ def _best_effort(tables: Tables, boxes: int, player: int, control: Control, metr
 
 
 def _backward_plan(
-    tables: Tables, boxes: int, player: int, control: Control, start: float
+    tables: Tables, boxes: int, player: int, control: Control, start: float, tuning: SokobanTuning
 ) -> tuple[list | None, float]:
-    """From `start` (of the budgets), the search backwards on BACKWARD_SHARE of what is left:
-    its plan (None: none) and where it ended."""
+    """From `start` (of the budgets), the search backwards on the tuning's
+    best_effort.backward_share of what is left: its plan (None: none) and where it ended."""
+    knobs = tuning.best_effort
 
     def backwards(*position: object) -> list | None:
-        return pulled_plan(*position, BACKWARD_WEIGHT)
+        return pulled_plan(*position, knobs.backward_weight)
 
-    until = start + (1 - start) * BACKWARD_SHARE
-    return _plan_within(backwards, tables, boxes, player, control, until, BACKWARD_SHARE), until
+    until = start + (1 - start) * knobs.backward_share
+    return _plan_within(backwards, tables, boxes, player, control, until, knobs.backward_share, tuning), until
 
 
 def _packed_plan(
-    tables: Tables, boxes: int, player: int, control: Control, orders: dict, start: float
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict, start: float, tuning: SokobanTuning
 ) -> tuple[list | None, float]:
-    """From `start` (of the budgets), the packing search (with `orders`; none without) on
-    PACKING_SHARE of what is left: its plan (None: none) and where it ended."""
+    """From `start` (of the budgets), the packing search (with `orders`; none without) on the
+    tuning's best_effort.packing_share of what is left: its plan (None: none) and where it
+    ended."""
+    share = tuning.best_effort.packing_share
 
     def packed(*position: object) -> list | None:
-        return packed_search(*position, orders)
+        return packed_search(*position, orders, tuning)
 
     if not orders:
         return None, start
-    until = start + (1 - start) * PACKING_SHARE
-    return _plan_within(packed, tables, boxes, player, control, until, PACKING_SHARE), until
+    until = start + (1 - start) * share
+    return _plan_within(packed, tables, boxes, player, control, until, share, tuning), until
 
 
 def _plan_within(
-    search: Callable, tables: Tables, boxes: int, player: int, control: Control, until: float, memory: float
+    search: Callable, tables: Tables, boxes: int, player: int, control: Control, until: float, memory: float,
+    tuning: SokobanTuning,
 ) -> list | None:
     """The plan of `search` (called with the tables, boxes, player and control; None: it found
     none), on the time and node budgets up to `until` and on `memory` of the memory budget
@@ -525,7 +495,7 @@ def _plan_within(
     try:
         with control.share(until, memory=memory):
             plan = search(tables, boxes, player, control)
-            return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, control)
+            return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, control, tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -533,52 +503,55 @@ def _plan_within(
 
 
 def _weighted(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, pushes_only: bool = False
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, pushes_only: bool = False, *,
+    tuning: SokobanTuning,
 ) -> tuple | None:
     """The weighted search under `metric` (with `pushes_only`: the pushes alone, PI-corrals on),
     its plan reordered on what is left of the budgets."""
     control.stored = 0  # the last search's table is gone: its size must not count against this one
-    found = push_search(tables, boxes, player, control, metric, BEST_EFFORT_WEIGHT, pushes_only)
-    return _reordered(tables, boxes, player, control, found)
+    weight = tuning.best_effort.weight
+    found = push_search(tables, boxes, player, control, metric, weight, pushes_only, tuning=tuning)
+    return _reordered(tables, boxes, player, control, found, tuning)
 
 
 def _weighted_in_turn(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, start: float
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, start: float, tuning: SokobanTuning
 ) -> tuple | None:
     """Under the metric on half of what is left after `start` (of the budgets; and half the
     memory: under a memory budget alone, the app's hints, it would otherwise fill all of it
     first), then the pushes alone on the rest. Raises Stopped when both run out."""
     try:
-        with control.share((1 + start) / 2, memory=BEST_EFFORT_FIRST_MEMORY):
-            return _weighted(tables, boxes, player, control, metric)
+        with control.share((1 + start) / 2, memory=tuning.best_effort.first_memory):
+            return _weighted(tables, boxes, player, control, metric, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
-    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
+    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True, tuning=tuning)
 
 
 def _weighted_beside(
-    tables: Tables, boxes: int, player: int, control: Control, metric: str, orders: dict, early: list
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, orders: dict, early: list,
+    tuning: SokobanTuning,
 ) -> tuple | None:
     """The pushes alone in a child process (after the packing search, with `orders`),
     under the metric here, each on what time is left and half the memory; here the search
     backwards goes first (its plan, if any, is added to `early`). The search under the
     metric's plan comes first; else the child's. Raises Stopped when both run out (the
     child dead before a word: the pushes alone come here)."""
-    memory = control.budget.memory_bytes
-    half = None if memory is None else int(memory * BEST_EFFORT_FIRST_MEMORY)
+    memory, first_memory = control.budget.memory_bytes, tuning.best_effort.first_memory
+    half = None if memory is None else int(memory * first_memory)
     apart = SearchApart(
-        partial(_packed_then_pushes_alone, tables, boxes, player, orders=orders, metric=metric), half
+        partial(_packed_then_pushes_alone, tables, boxes, player, orders=orders, metric=metric, tuning=tuning), half
     )
     apart.start(max(0.0, control.budget.seconds - control.seconds))
     try:
         now = min(1.0, control.seconds / control.budget.seconds)  # (of the budgets)
-        backward, _ = _backward_plan(tables, boxes, player, control, now)
+        backward, _ = _backward_plan(tables, boxes, player, control, now, tuning)
         if backward is not None:
             early.append(backward)
         try:
-            with control.share(1.0, memory=1 - BEST_EFFORT_FIRST_MEMORY):
-                return _weighted(tables, boxes, player, control, metric)
+            with control.share(1.0, memory=1 - first_memory):
+                return _weighted(tables, boxes, player, control, metric, tuning=tuning)
         except Stopped as stop:
             if stop.reason == "cancelled":
                 raise
@@ -589,19 +562,19 @@ def _weighted_beside(
             raise Stopped("time")
     finally:
         apart.close()
-    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
+    return _weighted(tables, boxes, player, control, "pushes", pushes_only=True, tuning=tuning)
 
 
 def _packed_then_pushes_alone(
-    tables: Tables, boxes: int, player: int, control: Control, orders: dict, metric: str
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict, metric: str, tuning: SokobanTuning
 ) -> tuple | None:
     """The child's search beside the one under the metric: with `orders`, the packing
-    search on PACKING_SHARE of its budgets, then the weighted search of the pushes alone
-    on the rest, the better plan under `metric` kept. (pushes, cost) as push_search
-    answers (cost None: the packed plan)."""
-    packed, _ = _packed_plan(tables, boxes, player, control, orders, 0.0)
+    search on the tuning's best_effort.packing_share of its budgets, then the weighted
+    search of the pushes alone on the rest, the better plan under `metric` kept. (pushes,
+    cost) as push_search answers (cost None: the packed plan)."""
+    packed, _ = _packed_plan(tables, boxes, player, control, orders, 0.0, tuning)
     try:
-        found = _weighted(tables, boxes, player, control, "pushes", pushes_only=True)
+        found = _weighted(tables, boxes, player, control, "pushes", pushes_only=True, tuning=tuning)
     except Stopped as stop:
         if packed is None or stop.reason == "cancelled":
             raise
@@ -619,13 +592,13 @@ def _ranked(tally: Counters, metric: str) -> tuple[int, int]:
     return (tally.pushes, tally.moves) if metric == "pushes" else (tally.moves, tally.pushes)
 
 
-def warm_up(level: Level, check: Check = no_check) -> None:
+def warm_up(level: Level, check: Check = no_check, tuning: SokobanTuning = TUNING) -> None:
     """Build the level's geometry, push-distance, pair and room tables (kept for later
     solves; on XSokoban's largest levels, seconds). `check` may raise Stopped to stop."""
     board = compile_board(level)
     tables = build_tables(board, check=check)
     pair_bound(board, check=check)
-    room_bounds(board, tables.live, bin(board.goals).count("1"), check)
+    room_bounds(board, tables.live, bin(board.goals).count("1"), check, tuning.rooms)
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:

@@ -47,14 +47,8 @@ from fewest.solvers.common.control import Check, no_check
 from fewest.solvers.sokoban.board.board import Board, cells_of
 from fewest.solvers.sokoban.board.regions import Regions, where
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, pull_distances, sides_of
+from fewest.solvers.sokoban.tuning import TUNING, RoomsTuning
 
-MAX_STATES = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
-HOPELESS = 50 * MAX_STATES  # box sets of the room's live cells beyond which the build is not tried
-NESTED_PAIRS = 10_000  # pairs of cells tried as the doors of a room within a one-doorway room (~0.4 s)
-# Pairs of cells tried as two doors where no room has one: the real collections' most is
-# 23,005 (Microban II #132, 0.25 s); an open 30 x 30 hall has 400,000, which would cost
-# more than most searches there.
-DOOR_PAIRS = 25_000
 CHECK_EVERY = 256  # candidates tried between two calls of the search's check
 
 
@@ -121,8 +115,10 @@ class _RoomSearch:
     {room boxes: pushes, or ((region mask, pushes), ...) where the player's side
     matters}."""
 
-    def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int) -> None:
+    def __init__(self, board: Board, live: int, doors: int, room: int, box_count: int, max_states: int) -> None:
+        """`max_states`: the most positions its table may hold (a larger room gets none)."""
         self._board, self._live, self._room, self._box_count = board, live, room, box_count
+        self._max_states = max_states
         self._regions = Regions(board)
         self.to_door = _to_door(board, doors, room)
         floor, steps = board.floor, board.steps
@@ -144,16 +140,19 @@ class _RoomSearch:
     def __len__(self) -> int:
         return len(self._distance)
 
-    def grow(self, check: Check, most: int = MAX_STATES) -> bool:
-        """Search on until every position is found (True) or `most` are (False); raises
-        _TooLarge past MAX_STATES. `check` is called now and then, before a state is
-        taken: when it raises to stop the build, the search is whole and can go on later."""
+    def grow(self, check: Check, most: int | None = None) -> bool:
+        """Search on until every position is found (True) or `most` are (False; None: its
+        max_states); raises _TooLarge past max_states. `check` is called now and then,
+        before a state is taken: when it raises to stop the build, the search is whole and
+        can go on later."""
         board, live, room, box_count = self._board, self._live, self._room, self._box_count
         floor, steps, to_door = board.floor, board.steps, self.to_door
         regions, entries, distance, queue = self._regions, self._entries, self._distance, self._queue
+        if most is None:
+            most = self._max_states
         while queue:
             if len(distance) >= most:
-                if most >= MAX_STATES:
+                if most >= self._max_states:
                     raise _TooLarge
                 return False
             if not self._taken & 1023:
@@ -203,22 +202,22 @@ class _TooLarge(Exception):
     """The room has more positions than its table may hold."""
 
 
-def find_rooms(board: Board, check: Check = no_check) -> list[tuple[int, int]]:
+def find_rooms(board: Board, check: Check = no_check, tuning: RoomsTuning = TUNING.rooms) -> list[tuple[int, int]]:
     """(door cells, room) as masks: the smallest room that holds every goal behind one
     doorway, then the smallest behind two, where there are such rooms (not all the floor).
     (The smallest room of all would often be a tight ring of cells around the goals,
     which sees no order of filling: the one-doorway room is not left out for it.) With
     a one-doorway room, the two doors are looked for inside it (a room within the room),
-    and not at all when it has more than NESTED_PAIRS pairs of cells (seconds of work
-    on a large level, for a room that would rarely be small enough for a table); without
-    one, not past DOOR_PAIRS pairs. `check` may raise to stop the work."""
+    and not at all when it has more than the tuning's nested_pairs pairs of cells (seconds
+    of work on a large level, for a room that would rarely be small enough for a table);
+    without one, not past door_pairs pairs. `check` may raise to stop the work."""
     floor, goals = board.floor, board.goals
     if not goals:
         return []
     one = _smallest(board, (1 << door for door in cells_of(floor & ~goals)), check)
     doorways = [1 << door for door in cells_of((floor if one is None else one[1]) & ~goals)]
     two = None
-    if comb(len(doorways), 2) <= (DOOR_PAIRS if one is None else NESTED_PAIRS):
+    if comb(len(doorways), 2) <= (tuning.door_pairs if one is None else tuning.nested_pairs):
         two = _smallest(board, (a | b for a, b in combinations(doorways, 2)), check)
     return [room for room in (one, two) if room is not None]
 
@@ -242,8 +241,9 @@ def _smallest(board: Board, candidates: Iterable[int], check: Check) -> tuple[in
     return best
 
 
-# (board, live cells, box count) -> {(doors, room): None (not begun), its search (begun,
-# not done), its RoomBound, or TOO_LARGE}; searches begun are kept for one board only
+# (board, live cells, box count, the rooms' tuning) -> {(doors, room): None (not begun), its
+# search (begun, not done), its RoomBound, or TOO_LARGE}; searches begun are kept for one
+# board only
 _built: dict[tuple, dict] = {}
 KEEP = 16  # boards remembered
 TOO_LARGE = False
@@ -253,11 +253,13 @@ _growing = threading.Lock()
 WAIT = 0.01
 
 
-def room_bounds(board: Board, live: int, box_count: int, check: Check = no_check) -> list[RoomBound]:
+def room_bounds(
+    board: Board, live: int, box_count: int, check: Check = no_check, tuning: RoomsTuning = TUNING.rooms
+) -> list[RoomBound]:
     """The room bounds of a board (remembered): none when it has no such room or the
     rooms are too large for a table. `check` may raise to stop a long build."""
     while True:
-        bounds, more = room_bounds_within(board, live, box_count, MAX_STATES, check)
+        bounds, more = room_bounds_within(board, live, box_count, tuning.max_states, check, tuning)
         if not more:
             return bounds
         check()  # another thread is growing the tables (the app's workers): wait for it
@@ -265,30 +267,34 @@ def room_bounds(board: Board, live: int, box_count: int, check: Check = no_check
 
 
 def room_bounds_within(
-    board: Board, live: int, box_count: int, most: int, check: Check = no_check
+    board: Board, live: int, box_count: int, most: int, check: Check = no_check, tuning: RoomsTuning = TUNING.rooms
 ) -> tuple[list[RoomBound], bool]:
-    """The room bounds whose tables are done within `most` positions each (at most
-    MAX_STATES), and whether a larger `most` might give more. A search asks in step with
-    its own work: a table of 100,000 positions takes a second or two, which a search
-    that ends sooner should not pay for; a room's search cut short goes on from there
-    when asked again (the rooms with the fewest box sets first). While another thread
-    grows them, the tables done so far come back at once, with more to come."""
+    """The room bounds whose tables are done within `most` positions each (at most the
+    tuning's max_states), and whether a larger `most` might give more. A search asks in
+    step with its own work: a table of 100,000 positions takes a second or two, which a
+    search that ends sooner should not pay for; a room's search cut short goes on from
+    there when asked again (the rooms with the fewest box sets first). While another
+    thread grows them, the tables done so far come back at once, with more to come. The
+    tables are remembered per board and per `tuning` (the rooms' part of the record)."""
     if not _growing.acquire(blocking=False):
-        built = _built.get((board, live, box_count))
+        built = _built.get((board, live, box_count, tuning))
         return _done(list(built.values()) if built else []), True
     try:
-        return _grown(board, live, box_count, min(most, MAX_STATES), check)
+        return _grown(board, live, box_count, min(most, tuning.max_states), check, tuning)
     finally:
         _growing.release()
 
 
-def _grown(board: Board, live: int, box_count: int, most: int, check: Check) -> tuple[list[RoomBound], bool]:
-    key = (board, live, box_count)
+def _grown(
+    board: Board, live: int, box_count: int, most: int, check: Check, tuning: RoomsTuning
+) -> tuple[list[RoomBound], bool]:
+    key = (board, live, box_count, tuning)
     built = _built.get(key)
     if built is None:
-        rooms = find_rooms(board, check) if box_count == bin(board.goals).count("1") else []
+        rooms = find_rooms(board, check, tuning) if box_count == bin(board.goals).count("1") else []
         sizes = {room: comb(bin(room[1] & live).count("1"), box_count) for room in rooms}
-        built = {room: None for room in sorted(rooms, key=sizes.get) if sizes[room] <= HOPELESS}
+        hopeless = tuning.hopeless * tuning.max_states
+        built = {room: None for room in sorted(rooms, key=sizes.get) if sizes[room] <= hopeless}
         if len(_built) >= KEEP:
             _built.pop(next(iter(_built)))
         _built[key] = built
@@ -297,7 +303,7 @@ def _grown(board: Board, live: int, box_count: int, most: int, check: Check) -> 
             rooms.update([(room, None) for room, known in rooms.items() if isinstance(known, _RoomSearch)])
     for (doors, room), known in built.items():
         if known is None:
-            known = built[doors, room] = _RoomSearch(board, live & room, doors, room, box_count)
+            known = built[doors, room] = _RoomSearch(board, live & room, doors, room, box_count, tuning.max_states)
         if isinstance(known, _RoomSearch):
             try:
                 if known.grow(check, most):

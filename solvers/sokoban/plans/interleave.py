@@ -18,8 +18,9 @@ Measured on the pushes alone's plans (proven fewest moves for those pushes in
 brackets): Microban #153 (336 pushes) 1,069 -> 831 moves by runs, 815 with the
 pieces (0.9 s); Microban II #104 406 -> 342 -> 310 (304) and #120 582 -> 412 ->
 410 (390); Sasquatch #49 902 -> 566 (windows of runs only) -> 520 (21 s, most of
-it the whole plan's runs giving up at MOST_ORDERS). Reordering the pieces of the
-whole plan at once reached #153 808 at up to 40 times the time (50 s).
+it the whole plan's runs giving up at the tuning's interleave.most_orders).
+Reordering the pieces of the whole plan at once reached #153 808 at up to 40
+times the time (50 s).
 """
 
 from __future__ import annotations
@@ -29,29 +30,24 @@ from collections.abc import Iterator
 
 from fewest.solvers.common.control import Control, Stopped
 from fewest.solvers.sokoban.board.board import Board, cells_of
+from fewest.solvers.sokoban.tuning import TUNING, InterleaveTuning, SokobanTuning
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 UNKNOWN = object()  # (not worked out yet)
 CHECK_EVERY = 256  # orders taken out of the queue between looks at the budget
-# Orders taken out at most (Microban II #120 takes 97,608): a hint with a memory budget only
-# would otherwise wait on a plan of many boxes for as long as that lasts. XSokoban #4's packed
-# plan (37 runs), whole: 244k out of the queue at 17,800 a second on a machine where playing
-# each run afresh from every order gave 9,300.
-MOST_ORDERS = 200_000
-# Runs reordered at a time before the whole plan: Microban #153 843 moves in 0.06 s (the whole
-# plan: 831 in 0.6 s), Microban II #120 434 (412 in 3.5 s), Sasquatch #49 566 in 1.7 s (the
-# whole plan takes more than MOST_ORDERS orders; 902 moves before). 24 runs were up to 10
-# times slower for little (#120 416; #49 594, some windows past MOST_ORDERS).
-WINDOW = 16
 BYTES_PER_ORDER = 300  # a queued and stored order, for the memory budget
 
 
-def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Push], control: Control) -> list[Push]:
-    """`pushes` (a plan from `boxes` and `player`) reordered for fewer moves: WINDOW runs
-    at a time (each window for the fewest moves up to the run after it), then WINDOW
-    pieces at a time (the runs cut where their box turns); then the same from the best
-    order of the whole plan's runs, kept if it walks less, unless that takes more than
-    MOST_ORDERS orders. When the budget runs out or it is cancelled: the best so far."""
+def shortest_interleaving(
+    board: Board, boxes: int, player: int, pushes: list[Push], control: Control, tuning: SokobanTuning = TUNING
+) -> list[Push]:
+    """`pushes` (a plan from `boxes` and `player`) reordered for fewer moves: a window of
+    runs at a time (each window for the fewest moves up to the run after it), then a window
+    of pieces at a time (the runs cut where their box turns); then the same from the best
+    order of the whole plan's runs, kept if it walks less, unless that takes more than the
+    tuning's most_orders orders. When the budget runs out or it is cancelled: the best so
+    far."""
+    knobs = tuning.interleave
     sequence = _runs(board, boxes, pushes)
     if len(sequence) < 3:
         return pushes  # (two runs: the other order would push the second box first)
@@ -59,11 +55,11 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
     windowed = list(sequence)
     best = [sequence, windowed]  # (windows reorder in place, each replaced whole: always sound)
     try:
-        _by_windows(board, boxes, player, windowed, control)
-        for start in _starts(board, boxes, player, sequence, windowed, control):
+        _by_windows(board, boxes, player, windowed, control, knobs)
+        for start in _starts(board, boxes, player, sequence, windowed, control, knobs):
             pieces = _cut(start)
             best.append(pieces)
-            _by_windows(board, boxes, player, pieces, control)
+            _by_windows(board, boxes, player, pieces, control, knobs)
     except Stopped:
         pass
     finally:
@@ -73,18 +69,19 @@ def shortest_interleaving(board: Board, boxes: int, player: int, pushes: list[Pu
 
 
 def _starts(
-    board: Board, boxes: int, player: int, sequence: list, windowed: list, control: Control
+    board: Board, boxes: int, player: int, sequence: list, windowed: list, control: Control,
+    knobs: InterleaveTuning = TUNING.interleave,
 ) -> Iterator[list]:
     """Orders of the runs for the pieces' windows to start from: `windowed` (the plan after
     windows of runs: quick, and the best start on long plans, so first); the plan's own;
-    the best order of all runs, unless that takes more than MOST_ORDERS orders.
+    the best order of all runs, unless that takes more than most_orders orders.
     (Each wins somewhere: Microban II #104's pushes-alone plan 310 moves after the runs'
     windows against 318, Sasquatch #49 520 against 604; Microban #150 139 from the plan's
     order against 147.)"""
     yield windowed
     yield sequence
-    if len(sequence) > WINDOW:  # (else one window of runs was the whole plan)
-        whole = _reordered(board, boxes, player, sequence, None, control)
+    if len(sequence) > knobs.window:  # (else one window of runs was the whole plan)
+        whole = _reordered(board, boxes, player, sequence, None, control, knobs)
         if whole is not None:
             yield whole
 
@@ -125,42 +122,46 @@ def _moves(board: Board, boxes: int, player: int, sequence: list) -> int:
     return total
 
 
-def _by_windows(board: Board, boxes: int, player: int, sequence: list, control: Control) -> None:
-    """Reorders `sequence` in place, WINDOW runs at a time, each window half over the last."""
+def _by_windows(
+    board: Board, boxes: int, player: int, sequence: list, control: Control, knobs: InterleaveTuning = TUNING.interleave
+) -> None:
+    """Reorders `sequence` in place, a window of runs at a time, each window half over the last."""
+    window = knobs.window
     start = 0
     while start < len(sequence) - 1:
-        end = min(start + WINDOW, len(sequence))
+        end = min(start + window, len(sequence))
         after = sequence[end][1][0] if end < len(sequence) else None
-        better = _reordered(board, boxes, player, sequence[start:end], after, control)
+        better = _reordered(board, boxes, player, sequence[start:end], after, control, knobs)
         if better is not None:
             sequence[start:end] = better
-        for _, run in sequence[start : start + WINDOW // 2]:
+        for _, run in sequence[start : start + window // 2]:
             _, boxes, player = _play(board, boxes, player, run)  # (a sound plan: always possible)
-        start += WINDOW // 2
+        start += window // 2
 
 
 def _reordered(
-    board: Board, boxes: int, player: int, sequence: list, after: Push | None, control: Control
+    board: Board, boxes: int, player: int, sequence: list, after: Push | None, control: Control,
+    knobs: InterleaveTuning = TUNING.interleave,
 ) -> list | None:
     """`sequence` ((box, run) from `boxes` and `player`) in the order with the fewest moves,
-    counting the walk to the push `after` it if any; None past MOST_ORDERS."""
+    counting the walk to the push `after` it if any; None past most_orders."""
     ids = sorted({box for box, _ in sequence})
     runs: list[list] = [[] for _ in ids]
     for box, run in sequence:
         runs[ids.index(box)].append(run)
     stand = None if after is None else after[0] - board.steps[after[1]]
-    order = _best_order(board, boxes, player, runs, stand, control)
+    order = _best_order(board, boxes, player, runs, stand, control, knobs.most_orders)
     if order is None:
         return None
     return [(ids[box], runs[box][index]) for box, index in order]
 
 
 def _best_order(
-    board: Board, boxes: int, player: int, runs: list, stand: int | None, control: Control
+    board: Board, boxes: int, player: int, runs: list, stand: int | None, control: Control, most_orders: int
 ) -> list[tuple[int, int]] | None:
     """The (box, run index) order with the fewest moves, ending with the walk to `stand` if
     any (Dijkstra; a node is the runs done per box, packed into one int, and the player's
-    cell); None past MOST_ORDERS."""
+    cell); None past `most_orders` orders taken out."""
     bits = max(len(box_runs) for box_runs in runs).bit_length()
     shift = board.size.bit_length()
     done = sum(len(box_runs) << (box * bits) for box, box_runs in enumerate(runs))
@@ -183,7 +184,7 @@ def _best_order(
         if progress == done:
             return _order_to(parent, key, shift, bits, mask)
         taken += 1
-        if taken > MOST_ORDERS:
+        if taken > most_orders:
             return None
         if taken % CHECK_EVERY == 1:  # (the first time too: a budget already spent)
             control.stored = len(best) + len(after_first)

@@ -56,6 +56,7 @@ from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, with_walls
+from fewest.solvers.sokoban.tuning import TUNING, PackingTuning, SokobanTuning
 
 Push = tuple[int, int]  # (box cell before the push, direction index)
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
@@ -63,8 +64,6 @@ ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly ma
 # of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
 # positions kept; the greedy queue alone measures the same), counted as 520.
 ENTRY_BYTES = 520
-CELL_TURN = 2  # every CELL_TURN-th position expanded comes from the cells (0: none do)
-ADVISE = True  # a position from the cells also gets the packing advisor's children
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -88,14 +87,15 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
 
 
 def packed_search(
-    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None,
+    tuning: SokobanTuning = TUNING,
 ) -> list[Push] | None:
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
     Stopped as any search."""
     if orders is None:
         orders = packing_orders(tables.board, boxes, player)
-    return _PackingSearch(tables, orders, control).run(boxes, player)
+    return _PackingSearch(tables, orders, control, tuning.packing).run(boxes, player)
 
 
 class _PackingSearch:
@@ -104,8 +104,13 @@ class _PackingSearch:
     out), and in `cells`, the same by cell (its features); `visits` counts the positions
     taken out of each cell."""
 
-    def __init__(self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control) -> None:
+    def __init__(
+        self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning
+    ) -> None:
+        """`knobs`: cell_turn (every cell_turn-th position expanded comes from `cells`; 0:
+        none does) and advise (such a position also gets the packing advisor's children)."""
         self.tables, self.orders, self.control = tables, orders, control
+        self.cell_turn, self.advise = knobs.cell_turn, knobs.advise
         self.board = board = tables.board
         self.packed_goals = 0  # goals of ordered areas: a box there is in place for good
         for goal in orders:
@@ -127,8 +132,9 @@ class _PackingSearch:
         self.cells[self.features(boxes)] = [first]
         done = set()  # positions expanded (each is in two queues)
         control.bytes_per_entry = ENTRY_BYTES
+        turn = self.cell_turn
         while self.queue:
-            from_cells = CELL_TURN and self.cells and control.expanded % CELL_TURN == CELL_TURN - 1
+            from_cells = turn and self.cells and control.expanded % turn == turn - 1
             key, boxes, player = self._take(from_cells)
             if key in done:
                 continue
@@ -203,7 +209,7 @@ class _PackingSearch:
         inward = corral_pushes(board, boxes, seen, live, stuck)
         if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
             candidates = inward
-        children = _advised(board, walls, self.orders, boxes, loose, player) if ADVISE and from_cells else []
+        children = _advised(board, walls, self.orders, boxes, loose, player) if self.advise and from_cells else []
         for pushes, moved, at in children:
             child = self.region_key(moved, at)
             if child not in self.came:

@@ -23,17 +23,21 @@ from fewest.solvers.common.control import Control
 from fewest.solvers.common.processes import end_child, process_context, start_child
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import almost_past, pull_table
+from fewest.solvers.sokoban.tuning import TUNING
 
 PRELOAD = ("fewest.solvers.sokoban",)  # what a fork server's children have imported before they start
-SEND_GROWTH = 1.5  # a table is sent again once it holds this many times the entries
 
 
 class PullsApart:
     """A child process growing the pull table: when `ready`, `take` the newest it sent
     (None: dropped); `finished` once it sent its last."""
 
-    def __init__(self, table: PullTableLike, half: float, most: int, matching: int, start_boxes: int) -> None:
-        """`table`: as pull_table(board, start_boxes) made it (nothing grown yet)."""
+    def __init__(
+        self, table: PullTableLike, half: float, most: int, matching: int, start_boxes: int,
+        send_growth: float = TUNING.pulls.send_growth,
+    ) -> None:
+        """`table`: as pull_table(board, start_boxes) made it (nothing grown yet); `send_growth`:
+        a table is sent again once it holds this many times the entries of the last sent."""
         context = process_context(PRELOAD)
         # (a table pickles without what it grows from: a child not forked makes its own)
         source = table if context.get_start_method() == "fork" else (table.board, start_boxes)
@@ -41,7 +45,9 @@ class PullsApart:
         # the pushes of the best plan the search knows (0: none), read by the child as it grows
         self._limit = context.Value("q", 0, lock=False)
         self._child = start_child(
-            context.Process(target=_grow, args=(sender, source, half, most, matching, self._limit), daemon=True)
+            context.Process(
+                target=_grow, args=(sender, source, half, most, matching, self._limit, send_growth), daemon=True
+            )
         )
         sender.close()
         self.finished = False
@@ -78,7 +84,9 @@ class PullsApart:
         self._receiver.close()
 
 
-def _grow(sender, source: PullTableLike | tuple, half: float, most: int, matching: int, limit) -> None:
+def _grow(
+    sender, source: PullTableLike | tuple, half: float, most: int, matching: int, limit, send_growth: float
+) -> None:
     """`grown_in_halves`, sending (table, last?) as it grows past the matching; quietly
     stopped by Ctrl-C (sent to the whole process group: the parent says so). `source`:
     the table, or (board, start boxes) to make it from; `limit`: a shared integer, the
@@ -86,12 +94,13 @@ def _grow(sender, source: PullTableLike | tuple, half: float, most: int, matchin
     at its next word, quietly too."""
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         table = pull_table(*source) if isinstance(source, tuple) else source
-        _grow_and_send(sender, table, half, most, matching, lambda: limit.value or None)
+        _grow_and_send(sender, table, half, most, matching, lambda: limit.value or None, send_growth)
     sender.close()
 
 
 def _grow_and_send(
-    sender, table: PullTableLike, half: float, most: int, matching: int, limit: Callable[[], int | None]
+    sender, table: PullTableLike, half: float, most: int, matching: int, limit: Callable[[], int | None],
+    send_growth: float = TUNING.pulls.send_growth,
 ) -> None:
     control = Control()
     first, second = control.seconds + half, control.seconds + 2 * half
@@ -111,6 +120,6 @@ def _grow_and_send(
             # (no deeper than the one sent: only the word that no more is coming)
             sender.send((table if table.radius > sent_radius or table.complete else None, True))
             break
-        if len(table) >= SEND_GROWTH * sent:  # (each is pickled whole and unpickled: a few)
+        if len(table) >= send_growth * sent:  # (each is pickled whole and unpickled: a few)
             sender.send((table, False))  # (pickled without its frontier)
             sent, sent_radius = len(table), table.radius

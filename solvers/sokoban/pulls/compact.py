@@ -30,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from fewest.solvers.common.control import Control
-from fewest.solvers.sokoban.pulls.sorted_blocks import SortedBlocks
+from fewest.solvers.sokoban.pulls.sorted_blocks import MOST, SortedBlocks
 from fewest.solvers.sokoban.board.board import Board, cells_of, pullable_to, pushable_to
 from fewest.solvers.sokoban.pulls.forward import ForwardBound
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
@@ -39,8 +39,8 @@ from fewest.solvers.sokoban.board.tables import UNREACHABLE
 
 MOST_WORDS = 4  # rows of the board, in 64-bit words, at most
 CHUNK = 8192  # positions pulled from at a time (the budget is looked at between)
-SPAN = 1 << 18  # keys made, about, closed into the table at a time (the same)
-SAMPLE = 64  # one key in SAMPLE of what a layer made marks out the spans
+SPAN = 1 << 18  # keys made, about, closed into the table at a time (the same): the table's `span` unless given
+SAMPLE = 64  # one key in SAMPLE of what a layer made marks out the spans: its `sample` unless given
 # Positions held to pull from or to close, per entry counted, at most, and what a span
 # being closed holds besides (its keys sorted, its positions gathered: copies of SPAN
 # positions, whatever the table's size). Measured (tracemalloc's peak while growing to
@@ -54,7 +54,7 @@ CLOSE_COPIES = 3
 DEEPEST = 255  # depths are bytes
 ONE = np.uint64(1)
 NO_RANK = 1 << 30  # above every floor rank
-SEEN_MOST = 1 << 18  # box sets `bound` remembers on a symmetric board, at most (then it forgets)
+SEEN_MOST = 1 << 18  # box sets `bound` remembers on a symmetric board, at most (then it forgets): its `seen_most`
 SEEN_BYTES = 172  # an entry of those (measured with tracemalloc: 140-bit box sets)
 
 
@@ -82,16 +82,23 @@ def fits(board: Board, start_boxes: int) -> bool:
 class CompactPullTable(PullTableLike):
     """The pull table (sokoban/pulls/interface.py) on numpy arrays."""
 
-    def __init__(self, board: Board, start_boxes: int) -> None:
+    def __init__(
+        self, board: Board, start_boxes: int, *, span: int = SPAN, sample: int = SAMPLE, seen_most: int = SEEN_MOST,
+        block_most: int = MOST,
+    ) -> None:
+        """`span`, `sample`, `seen_most` (see SPAN, SAMPLE, SEEN_MOST above) and its storage's
+        `block_most` (sokoban/pulls/sorted_blocks.py MOST): the sizes it works in. Tests
+        choose small ones to reach every path."""
         layout = _layout(board, start_boxes)
         if layout is None:
             raise ValueError("this board does not fit the compact pull table (use PullTable)")
         self.board = board
+        self._span, self._sample, self._seen_most = span, sample, seen_most
         self._base, self._words, landing, live, self._rank_bits = layout
         # memory while growing, per entry: a key and a depth, and the positions still to
         # pull from or to close (packed boxes, box and region words) for a share
         self.bytes_per_entry = 9 + int(FRONTIER * (8 + 16 * self._words))
-        self.fixed_bytes = CLOSE_COPIES * SPAN * (16 + 16 * self._words)
+        self.fixed_bytes = CLOSE_COPIES * span * (16 + 16 * self._words)
         self.radius = 0
         self.complete = False
         self.beyond = 1
@@ -147,7 +154,7 @@ class CompactPullTable(PullTableLike):
                 np.stack(regions, axis=1) if regions else np.zeros((self._words, 0), dtype=np.uint64),
             )
         ] if count else []
-        self._table = SortedBlocks()
+        self._table = SortedBlocks(block_most)
         self._table.add(np.unique(np.array(keys, dtype=np.uint64)), 0)
         self._made: list | None = []  # what the layer has made so far: (keys, packed, boxes, regions)
         self._done = (0, 0)  # (piece, position in it) of the layer, pulled from so far
@@ -273,7 +280,7 @@ class CompactPullTable(PullTableLike):
             return self._number(boxes), -1
         seen = self._seen.get(boxes)
         if seen is None:
-            if len(self._seen) >= SEEN_MOST:
+            if len(self._seen) >= self._seen_most:
                 self._seen.clear()
             images = self._symmetry.images(boxes)
             best = min(images)
@@ -349,9 +356,10 @@ class CompactPullTable(PullTableLike):
         layer = []
         if parts:
             marks = np.zeros(0, dtype=np.uint64)  # one span, unless the layer is big
-            if sum(len(part[0]) for part in parts) > SPAN:
-                sample = np.sort(np.concatenate([part[0][::SAMPLE] for part in parts]))
-                marks = sample[SPAN // SAMPLE :: SPAN // SAMPLE]
+            span, every = self._span, self._sample
+            if sum(len(part[0]) for part in parts) > span:
+                sample = np.sort(np.concatenate([part[0][::every] for part in parts]))
+                marks = sample[span // every :: span // every]
             cuts = [[0, *np.searchsorted(part[0], marks).tolist(), len(part[0])] for part in parts]
             for span in range(len(marks) + 1):
                 control.check()

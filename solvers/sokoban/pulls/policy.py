@@ -24,9 +24,10 @@ beside the search (sokoban/pulls/apart.py) and costs the search nothing where th
 does not help: Microban pushes at 60 s, p95 10.5 s -> 6.0 s (#145 16 s -> 6 s, #123
 47 s -> 37 s); on #93 a share of 0.15 or 0.35 there did no better than 0.25. Since
 the child sends the table as it grows, a longer share no longer keeps the search
-waiting for it: PULLS_APART_SHARE, with the memory for Microban #144's symmetric table
-to radius 25 (at 19 s; 36 pushes proven in 38-42 s and 1.45 GiB, both processes; #93
-14.5 s -> 5.3 s; Microban II at 20 s a level, 127/135 as before, #74 7.1 s -> 1.6 s).
+waiting for it: the tuning's pulls.apart_share (sokoban/tuning.py), with the memory
+for Microban #144's symmetric table to radius 25 (at 19 s; 36 pushes proven in 38-42 s
+and 1.45 GiB, both processes; #93 14.5 s -> 5.3 s; Microban II at 20 s a level, 127/135
+as before, #74 7.1 s -> 1.6 s).
 On a slower machine (that layer alone in 11-13 s), 0.4 of 54 s ended the child first and
 #144 ran out at 60 s; at 0.5 the layer came at 26-29 s and #144 was proven in 46-50 s
 (four runs), with Microban under either metric losing nothing and taking no longer. An
@@ -44,14 +45,7 @@ from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import grown_in_halves, pull_table
-
-PULLS_AFTER = 20_000  # expansions before the pull table is worth building
-PULLS_APART_AFTER = 2_000  # the same, when a second process grows it
-PULLS_SHARE = 0.25  # of the time budget, grown at once (in two halves)
-PULLS_APART_SHARE = 0.5  # of the time budget, grown by a child beside the search
-PULLS_GROWTH = 0.5  # in step: this much of the search's time since the table last grew
-PULLS_MEMORY = 0.4  # of the memory budget, for the pull table
-PULLS_MOST_BYTES = 1_000_000_000  # the pull table's memory at most
+from fewest.solvers.sokoban.tuning import TUNING, PullsTuning
 
 
 class PullPolicy:
@@ -65,17 +59,19 @@ class PullPolicy:
 
     def __init__(
         self, board: Board, start_boxes: int, matching: int, control: Control, metric: str, weight: int,
-        helpers: list[PullsApart], big: list, keep_pulls: list | None,
+        helpers: list[PullsApart], big: list, keep_pulls: list | None, tuning: PullsTuning = TUNING.pulls,
     ) -> None:
         """`matching`: the start's matching (a table grown in halves must pass it); `helpers`:
         where a child growing the table goes (the caller closes it); `big`: the search's big
-        containers, which a dict table joins; `keep_pulls`: see push_search."""
+        containers, which a dict table joins; `keep_pulls`: see push_search; `tuning`: when,
+        and on what share of the budgets, the table is grown."""
         self.board, self.start_boxes, self.matching, self.control = board, start_boxes, matching, control
+        self.tuning = tuning
         self.helpers, self.big, self.keep_pulls = helpers, big, keep_pulls
         # (only a long proof needs it; grown beside the search, it costs the search nothing,
         # so it starts sooner)
         self.apart = weight == 1 and control.budget.seconds is not None and spare_core()
-        self.due = 0 if weight > 1 else PULLS_APART_AFTER if self.apart else PULLS_AFTER
+        self.due = 0 if weight > 1 else tuning.apart_after if self.apart else tuning.after
         self.near: PullTableLike | None = None
         self.apart_bytes = 0  # the memory a child growing it may take (the budget is for both)
         self.grown_at = control.seconds  # when the pull table last grew (or the search began)
@@ -87,18 +83,19 @@ class PullPolicy:
 
     def build(self) -> None:
         """Make the table (or grow the one in use on), in step, in halves or in a child."""
-        control, near = self.control, self.near
+        control, near, tuning = self.control, self.near, self.tuning
         growing = near or pull_table(self.board, self.start_boxes)
         if self.keep_pulls is not None and not self.apart:  # (grown here, not in a child)
             self.keep_pulls[:] = [growing]  # (the caller's to let go of)
         elif near is None:
             self.big.extend(growing.big_containers())
-        most = _most_entries(control.budget, growing)
+        most = _most_entries(control.budget, growing, tuning)
         seconds = control.budget.seconds
         if seconds is not None:  # a share of the time, beside the search or spent at once
-            half = seconds * (PULLS_APART_SHARE if self.apart else PULLS_SHARE) / 2
+            half = seconds * (tuning.apart_share if self.apart else tuning.share) / 2
             if self.apart:
-                self.helpers.append(PullsApart(growing, half, most, self.matching, self.start_boxes))
+                apart = PullsApart(growing, half, most, self.matching, self.start_boxes, tuning.send_growth)
+                self.helpers.append(apart)
                 control.helpers += 1
                 self.apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
             else:  # (None: dropped, the search goes on as if it had never been built)
@@ -108,7 +105,7 @@ class PullPolicy:
             self.due = 0
         else:  # in step with the search: each time its expansions double
             self.near = growing
-            growing.grow(control, (control.seconds - self.grown_at) * PULLS_GROWTH, most, limit=lambda: self.known)
+            growing.grow(control, (control.seconds - self.grown_at) * tuning.growth, most, limit=lambda: self.known)
             self.grown += 1
             self.grown_at = control.seconds
             self.due = 0 if growing.complete else 2 * control.expanded
@@ -147,8 +144,8 @@ class PullPolicy:
         return (self.near.nbytes() if self.near else 0) + self.apart_bytes
 
 
-def _most_entries(budget: Budget, table: PullTableLike) -> int:
-    """The pull table's size limit in entries: PULLS_MOST_BYTES, or its share of the memory
-    budget, less what it holds whatever its size."""
-    most = PULLS_MOST_BYTES if budget.memory_bytes is None else int(budget.memory_bytes * PULLS_MEMORY)
-    return max(0, min(PULLS_MOST_BYTES, most) - table.fixed_bytes) // table.bytes_per_entry
+def _most_entries(budget: Budget, table: PullTableLike, tuning: PullsTuning) -> int:
+    """The pull table's size limit in entries: the tuning's most_bytes, or its memory share
+    of the budget, less what it holds whatever its size."""
+    most = tuning.most_bytes if budget.memory_bytes is None else int(budget.memory_bytes * tuning.memory)
+    return max(0, min(tuning.most_bytes, most) - table.fixed_bytes) // table.bytes_per_entry

@@ -8,7 +8,7 @@ One sorted array would do the job, but
   the GIL over on time, and costs about what the numpy call did;
 - merging a layer into one array copies the whole table, a fraction of a second per
   few million entries, with no look at the budget in between. Here a merge touches
-  only the blocks in the keys' range, each at most MOST keys, so the caller can look
+  only the blocks in the keys' range, each at most `most` keys, so the caller can look
   at its budget (and a cancel) between short steps.
 """
 
@@ -18,13 +18,15 @@ from bisect import bisect_left, bisect_right
 
 import numpy as np
 
-MOST = 1 << 20  # keys in a block at most (8 MiB); a fuller one is cut into even parts
+MOST = 1 << 20  # keys in a block at most (8 MiB), unless given; a fuller one is cut into even parts
 
 
 class SortedBlocks:
     """A set of distinct uint64 keys, each with a uint8 value, ordered across blocks."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = MOST) -> None:
+        """`most`: keys in a block at most (tests choose few, to cut blocks often)."""
+        self._most = most
         self._keys: list[np.ndarray] = []  # sorted blocks, every key of one below the next's
         self._values: list[np.ndarray] = []
         self._firsts: list[int] = []  # each block's lowest key
@@ -114,9 +116,10 @@ class SortedBlocks:
         return [(first + k, edges[k], edges[k + 1]) for k in range(last - first + 1) if edges[k] < edges[k + 1]]
 
     def _replace(self, start: int, stop: int, keys: np.ndarray, values: np.ndarray) -> None:
-        """Blocks start..stop become `keys` (sorted), cut into blocks of at most MOST."""
+        """Blocks start..stop become `keys` (sorted), cut into blocks of at most `most`."""
         self._size += len(keys) - sum(map(len, self._keys[start:stop]))
-        count = -(-len(keys) // MOST) if len(keys) > MOST else 1
+        most = self._most
+        count = -(-len(keys) // most) if len(keys) > most else 1
         bounds = [len(keys) * k // count for k in range(count + 1)]
         pieces = [(keys[a:b], values[a:b]) for a, b in zip(bounds, bounds[1:])]
         if count > 1:  # copies, so a cut block does not keep the whole merge alive

@@ -52,24 +52,26 @@ from fewest.solvers.sokoban.searches.meet_compact import CompactStates, Side, me
 from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 from fewest.solvers.sokoban.board.symmetry import Symmetry, board_symmetry
 from fewest.solvers.sokoban.board.tables import Tables
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 VALUE_BYTES = 32  # a stored value's int object
 LIST_SLOT_BYTES = 9  # a state's place in a layer's list (with the list's spare room)
 INSERTS_AHEAD = 2 * len(DIRECTIONS) * Control.CHECK_EVERY  # the most a side may add between memory checks, twice over
-UNBUDGETED_BYTES = 1 << 30  # where it stops when the caller set no memory budget
 
 
-def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+def meet_search(
+    tables: Tables, boxes: int, player: int, control: Control, tuning: SokobanTuning = TUNING
+) -> tuple[str, int, int] | None:
     """The plan (lurd letters, capitals push), its moves and its pushes; None when there is none.
 
     Raises `Stopped` when the control's budget runs out or it is cancelled; with no
-    memory budget set, it stops ("memory") at `UNBUDGETED_BYTES`."""
+    memory budget set, it stops ("memory") at the tuning's meet.unbudgeted_bytes."""
     whole = control.budget
     if whole.memory_bytes is None:
-        control.budget = replace(whole, memory_bytes=UNBUDGETED_BYTES)
+        control.budget = replace(whole, memory_bytes=tuning.meet.unbudgeted_bytes)
     try:
         with collector_paused():
-            return _meet(tables, boxes, player, control)
+            return _meet(tables, boxes, player, control, tuning.meet.chunk)
     except Stopped as stop:
         reason = stop.reason  # leaving this block frees the traceback and both sides' states
     finally:
@@ -78,12 +80,13 @@ def meet_search(tables: Tables, boxes: int, player: int, control: Control) -> tu
     raise Stopped(reason) from None
 
 
-def _meet(tables: Tables, boxes: int, player: int, control: Control) -> tuple[str, int, int] | None:
+def _meet(tables: Tables, boxes: int, player: int, control: Control, chunk: int) -> tuple[str, int, int] | None:
+    """(`chunk`: the packed states expanded at a time, where they fit.)"""
     board = tables.board
     goals = board.goals
     pack = CompactStates(board, tables, boxes, lambda after, cell: bool(frozen_group(tables, after, cell) & ~goals))
     if pack.fits and boxes:
-        return _meet_compact(tables, pack, boxes, player, control)
+        return _meet_compact(tables, pack, boxes, player, control, chunk)
     shift = board.size.bit_length()
     symmetry = board_symmetry(board)
     key = _keyer(symmetry, shift)
@@ -137,11 +140,11 @@ class _DictSide(MeetSide):
 
 
 def _meet_compact(
-    tables: Tables, pack: CompactStates, boxes: int, player: int, control: Control
+    tables: Tables, pack: CompactStates, boxes: int, player: int, control: Control, chunk: int
 ) -> tuple[str, int, int] | None:
     """The search on packed states (sokoban/searches/meet_compact.py), its plan made here."""
     board = tables.board
-    met = meet_compact_states(pack, board, boxes, player, control)
+    met = meet_compact_states(pack, board, boxes, player, control, chunk)
     if met is None:
         return None
     middle_boxes, middle_player, forward, backward = met

@@ -28,7 +28,6 @@ from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.common.state_table import SLICE_BYTES, StateTable
 from fewest.solvers.sokoban.searches.meet_side import DEPTH, MeetSide, meet_in_the_middle
 
-CHUNK = 1 << 14  # states expanded at a time (between looks at the budgets)
 CHUNK_BYTES = 256  # a chunk's work arrays, per state expanded, at most (4 children a state)
 # A chunk's new states on their way into the table, per state at most: the states, pushes
 # and ways made, their slots and masks, and what `put` makes of them.
@@ -185,10 +184,11 @@ def fewest(states: np.ndarray, pushes: np.ndarray, *more: np.ndarray) -> tuple[n
 
 class Side(MeetSide):
     """One end's states (a StateTable: state -> depth * DEPTH + pushes) and its last layer,
-    the next made by `expand` (forward_steps or backward_steps) on `pack`'s states."""
+    the next made by `expand` (forward_steps or backward_steps) on `pack`'s states, `chunk`
+    states at a time (between looks at the budgets)."""
 
-    def __init__(self, states: np.ndarray, pack: CompactStates | None, expand: Expand) -> None:
-        self.pack, self.expand = pack, expand
+    def __init__(self, states: np.ndarray, pack: CompactStates | None, expand: Expand, chunk: int) -> None:
+        self.pack, self.expand, self.chunk = pack, expand, chunk
         self.table = StateTable()
         self.table.add(states, np.zeros(len(states), np.uint32))
         self.layer: Layer = (states, np.zeros(len(states), np.uint32), np.full(len(states), NO_WAY, np.uint8))
@@ -218,21 +218,21 @@ class Side(MeetSide):
                 work = doubled + max(work, min(self.table.grow_slice, self.table.count) * SLICE_BYTES)
             held += self.coming * COMING_BYTES + work
         elif self.making:  # (between chunks: the next one's steps)
-            held += min(CHUNK, len(self.layer[0])) * CHUNK_BYTES
+            held += min(self.chunk, len(self.layer[0])) * CHUNK_BYTES
         return held
 
     def grow(self, control: Control, other: MeetSide | None = None) -> None:
         """Make the next layer: the states one step further that no layer holds yet, each
         with its fewest pushes from this layer. (`other`: not needed here.)"""
-        pack, expand = self.pack, self.expand
+        pack, expand, step = self.pack, self.expand, self.chunk
         states, pushes, back = self.layer
         base = np.uint32((self.depth + 1) * DEPTH)
         lowered = []  # (states, pushes) of this layer made again with fewer pushes
-        for at in range(0, len(states), CHUNK):
-            chunk = slice(at, at + CHUNK)
+        for at in range(0, len(states), step):
+            chunk = slice(at, at + step)
             made, counts, ways = fewest(*expand(pack, states[chunk], pushes[chunk], back[chunk]))
             self.coming = len(made)
-            control.tick(min(CHUNK, len(states) - at))  # (before the table may double)
+            control.tick(min(step, len(states) - at))  # (before the table may double)
             slots, fresh = self.table.put(made, base + counts, control.check)
             known = ~fresh
             held, again = slots[known], base + counts[known]
@@ -276,15 +276,16 @@ def _packable(pack: CompactStates, boxes: int) -> bool:
 
 
 def meet_compact_states(
-    pack: CompactStates, board: Board, boxes: int, player: int, control: Control
+    pack: CompactStates, board: Board, boxes: int, player: int, control: Control, chunk: int
 ) -> tuple[int, int, Side, Side] | None:
     """The search from both ends: (boxes, player) of a state both sides hold on a shortest
     plan with the fewest pushes among them, and the forward and backward sides (the plan is
-    rebuilt from them in sokoban/searches/meet.py); None when there is no plan. Raises Stopped."""
+    rebuilt from them in sokoban/searches/meet.py); None when there is no plan. Each side
+    expands `chunk` states at a time. Raises Stopped."""
     start = pack.pack(boxes, player)
     ends = np.array([pack.pack(board.goals, cell) for cell in cells_of(board.floor & ~board.goals)], np.uint64)
-    forward = Side(np.array([start], np.uint64), pack, forward_steps)
-    backward = Side(np.unique(ends), pack, backward_steps)
+    forward = Side(np.array([start], np.uint64), pack, forward_steps, chunk)
+    backward = Side(np.unique(ends), pack, backward_steps, chunk)
     control.measure_memory = lambda: forward.nbytes + backward.nbytes
     if start in set(ends.tolist()):
         return (boxes, player, forward, backward)

@@ -74,18 +74,11 @@ from fewest.solvers.sokoban.board.symmetry import board_symmetry, key_maker, rep
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, side_row, with_walls
 from fewest.solvers.sokoban.pruning.tunnels import Tunnels
 from fewest.solvers.sokoban.bounds.walks import WalkBound
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 MAJOR = 1 << 32  # weight of the first count; no level comes near 2**32 moves
 LOW = 20  # a queue bucket id is f << LOW | pushes left (always < UNREACHABLE < 2**LOW)
 LEFT_BITS = (1 << LOW) - 1
-ROOM_AFTER = 2_000  # expansions before a goal room's table is worth building
-# The room tables' positions, at most, per expansion so far: they then cost about what the
-# search has (~15-20 us a position, 50-100 us an expansion); a room not done by then goes
-# on when the expansions have doubled. (Built whole at 2,000 expansions, a table took
-# 0.7-1.7 s on Grigoriev 2001 #9, #31 and #57, searches of a fraction of a second, and was
-# mostly thrown away as too large. Grigoriev 2001 pushes at 10 s: median 2.1 -> 1.0 s.)
-ROOM_PER_EXPANSION = 4
-NEAR_MATCHING = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
 CHECK_EVERY = 31  # the budget is looked at (and told what is held) every 32 expansions
 # Memory: a table entry ~270 bytes and a queued node ~400 + 26 per box were measured with
 # the order and matching as a tuple and lists; as arrays a node holds at least 8 bytes
@@ -93,10 +86,6 @@ CHECK_EVERY = 31  # the budget is looked at (and told what is held) every 32 exp
 # and 16 more since every queued node has all five fields (Node), most had three.
 TABLE_ENTRY_BYTES = 270
 QUEUED_BYTES, QUEUED_BOX_BYTES = 456, 18
-# The time to let go of a stored or queued node when the search ends (measured: 1.26M of
-# them in 1.09 s, Sasquatch #49 under pushes after 30 s), kept back from the time budget.
-RELEASE_SECONDS = 1e-6
-NEVER_CACHE = 200_000  # entries kept of the immovable-boxes answers before starting afresh
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 _new = tuple.__new__  # (a named tuple made so: ~170 ns, against ~400 ns through its class)
 
@@ -135,7 +124,7 @@ class Node(NamedTuple):
 
 def push_search(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int = 1,
-    pushes_only: bool = False, keep_pulls: list | None = None,
+    pushes_only: bool = False, keep_pulls: list | None = None, *, tuning: SokobanTuning = TUNING,
 ) -> tuple[list[Push], int] | None:
     """An optimal push sequence and its folded cost, or None when no solution exists.
 
@@ -145,14 +134,17 @@ def push_search(
     (sokoban/pruning/corrals.py): the fewest pushes, proven, but not the fewest moves among them.
     With a list `keep_pulls`, the pull table grown in this process, if one was (not in a
     child beside it), is put in it still able to grow (the tie-break grows on from it:
-    sokoban/searches/tie_break.py), whether the search took it up or not.
+    sokoban/searches/tie_break.py), whether the search took it up or not. `tuning`: its
+    knobs (push), the pull table's (pulls) and the goal rooms' (rooms).
     Raises `Stopped` when the control's budget runs out or it is cancelled.
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
     big: list = []  # the search's big containers, freed a step at a time when it ends
     with collector_paused():
         try:
-            return _search(tables, boxes, player, control, metric, weight, pushes_only, helpers, big, keep_pulls)
+            return _search(
+                tables, boxes, player, control, metric, weight, pushes_only, helpers, big, keep_pulls, tuning
+            )
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
@@ -166,11 +158,11 @@ def push_search(
 
 def _search(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, weight: int, pushes_only: bool,
-    helpers: list, big: list, keep_pulls: list | None,
+    helpers: list, big: list, keep_pulls: list | None, tuning: SokobanTuning,
 ) -> tuple[list[Push], int] | None:
     # (the search's objects die with this frame, before the collector is back on: else its
     # first collection walks them all, 0.07 s after 19,000 expansions on Microban #93, 3%)
-    search = _PushSearch(tables, control, metric, weight, pushes_only)
+    search = _PushSearch(tables, control, metric, weight, pushes_only, tuning)
     settled = settle(tables, boxes)
     if settled is None:
         return None
@@ -198,9 +190,12 @@ class _PushSearch:
     carries its table key (canonical on a symmetric board: taken out, a node whose entry
     was superseded or whose bound rose never needs its mirror images)."""
 
-    def __init__(self, tables: Tables, control: Control, metric: str, weight: int, pushes_only: bool) -> None:
+    def __init__(
+        self, tables: Tables, control: Control, metric: str, weight: int, pushes_only: bool, tuning: SokobanTuning
+    ) -> None:
         self.tables, self.control, self.metric, self.weight = tables, control, metric, weight
-        self.pushes_only = pushes_only
+        self.pushes_only, self.tuning = pushes_only, tuning
+        self.near_matching = tuning.push.near_matching  # (read per node taken out: an attribute of its own)
         self.board = board = tables.board
         self.floor, self.goals, self.steps, self.width = board.floor, board.goals, board.steps, board.width
         # edge cost = walk * per_step + per_push, in the folded cost
@@ -236,11 +231,14 @@ class _PushSearch:
         pairs = pair_bound(board, check=control.check)
         self.lazy = [pairs.bound] if pairs is not None else []  # and the goal rooms' bounds, once built
         self.paired = len(self.lazy)
-        self.room_due = ROOM_AFTER  # expansions before the room tables are built (small searches skip them)
+        # expansions before the room tables are built (small searches skip them)
+        self.room_due = self.tuning.push.room_after
         self.start = (boxes << shift) | player
         self.walled[settled[0]] = settled[1]
         first = self._matched(boxes, *settled, player)
-        self.pulls = PullPolicy(board, boxes, first.cost, control, self.metric, self.weight, helpers, big, keep_pulls)
+        self.pulls = PullPolicy(
+            board, boxes, first.cost, control, self.metric, self.weight, helpers, big, keep_pulls, self.tuning.pulls
+        )
         keyer = key_maker(symmetry, boxes, shift)
         self.table: dict = {keyer(player): (0, None, 0)}
         forced = 0  # (a node's walk forced is part of its f, not of its cost: worked out when taken out)
@@ -250,7 +248,7 @@ class _PushSearch:
         self.buckets: dict = {(first.cost * self.lift + forced) << LOW | first.cost: [node]}
         big += [self.table, self.buckets, self.never_moving]
         self.ids = list(self.buckets)
-        self.footprint = _Footprint(control, len(first.order))
+        self.footprint = _Footprint(control, len(first.order), self.tuning.push.release_seconds)
 
     def run(self) -> tuple[list[Push], int] | None:
         """Take the nodes out, the least f first, until a goal comes out (proven optimal,
@@ -297,7 +295,9 @@ class _PushSearch:
             if not walked:  # (taken out again with its walk counted in: one expansion, not two)
                 control.tick()
             if room_due and control.expanded >= room_due:
-                self.lazy[self.paired:], room_due = rooms_in_step(self.tables, bin(boxes).count("1"), control)
+                self.lazy[self.paired:], room_due = rooms_in_step(
+                    self.tables, bin(boxes).count("1"), control, self.tuning
+                )
             if pulls_due and control.expanded >= pulls_due:
                 pulls.build()
                 near, grown, pulls_due = pulls.near, pulls.grown, pulls.due
@@ -322,7 +322,7 @@ class _PushSearch:
         # Within its radius the pull table is exact; beyond it, well above the matching,
         # the pair and room bounds rarely beat it (Microban #93: 0.3% of the time) and
         # would cost a third of the search's time: they are asked only when it is near.
-        if not near or (near.radius < left < UNREACHABLE and left < matched + NEAR_MATCHING):
+        if not near or (near.radius < left < UNREACHABLE and left < matched + self.near_matching):
             for bound in self.lazy:
                 left = max(left, bound(boxes, player))
         return left
@@ -511,7 +511,7 @@ class _PushSearch:
         area = (boxes << self.shift) | ((seen & -seen).bit_length() - 1)
         never = self.never_moving.get(area)
         if never is None:
-            if len(self.never_moving) > NEVER_CACHE:
+            if len(self.never_moving) > self.tuning.push.never_cache:
                 self.never_moving.clear()
             never = self.never_moving[area] = immovable(self.board, player, boxes, idle, movable, live)
         return never
@@ -539,8 +539,9 @@ class _Footprint:
     share and the pull table's (sokoban/pulls/policy.py) over them, or what the process
     grew by since the search began, where that is more."""
 
-    def __init__(self, control: Control, box_count: int) -> None:
-        self.control = control
+    def __init__(self, control: Control, box_count: int, release_seconds: float) -> None:
+        """`release_seconds`: the time to let go of a stored or queued node."""
+        self.control, self.release_seconds = control, release_seconds
         self.queued_bytes = QUEUED_BYTES + QUEUED_BOX_BYTES * box_count
         self.resident0 = resident_bytes()
 
@@ -548,7 +549,7 @@ class _Footprint:
         """`stored`: the table's entries; `queued`: the nodes in the queue."""
         control = self.control
         control.stored = stored
-        control.release_seconds = (stored + queued) * RELEASE_SECONDS
+        control.release_seconds = (stored + queued) * self.release_seconds
         held = queued * self.queued_bytes + pulls_bytes
         control.bytes_per_entry = TABLE_ENTRY_BYTES + held // stored
         resident = resident_bytes() - self.resident0
@@ -585,13 +586,14 @@ def _beside(table: dict, keyer: Callable, cost: int, cell: int, steps: tuple, fr
     return False
 
 
-def rooms_in_step(tables: Tables, box_count: int, control: Control) -> tuple[list[Callable[[int, int], int]], int]:
-    """The goal rooms' bounds done so far, their tables grown to ROOM_PER_EXPANSION
-    positions per expansion the control has counted, and the expansions at which to grow
-    them on (0: none is left to grow)."""
-    rooms, more = room_bounds_within(
-        tables.board, tables.live, box_count, ROOM_PER_EXPANSION * control.expanded, control.check
-    )
+def rooms_in_step(
+    tables: Tables, box_count: int, control: Control, tuning: SokobanTuning = TUNING
+) -> tuple[list[Callable[[int, int], int]], int]:
+    """The goal rooms' bounds done so far, their tables grown to the tuning's
+    push.room_per_expansion positions per expansion the control has counted, and the
+    expansions at which to grow them on (0: none is left to grow)."""
+    most = tuning.push.room_per_expansion * control.expanded
+    rooms, more = room_bounds_within(tables.board, tables.live, box_count, most, control.check, tuning.rooms)
     return [room.bound for room in rooms], 2 * control.expanded if more else 0
 
 

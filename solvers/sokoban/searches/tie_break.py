@@ -23,9 +23,10 @@ The layers are small where a proof of (pushes, moves) sinks in positions
 whose bound is too low (Microban #153: 1,012 positions in its first 100
 layers). What it costs is the searches that turn a child away, on a level
 whose bound is far below its pushes. The pull table ends them early, so it
-gets up to TABLE_SHARE first, grown as deep as that allows (Microban II
-#104: its layers took 138 s after a table 49 pulls deep, 45 s after 55, 20 s
-after 60, 10 s after 65), then grows on as the questions go, a layer each
+gets up to the tuning's tie_break.table_share first, grown as deep as that
+allows (Microban II #104: its layers took 138 s after a table 49 pulls deep,
+45 s after 55, 20 s after 60, 10 s after 65), then grows on as the questions
+go, a layer each
 time they have taken as long as it is foreseen to (_GrowOn). Where the table
 is exact for the pushes left, a child's look-up in it is the whole answer.
 
@@ -71,18 +72,18 @@ from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import pull_table
-from fewest.solvers.sokoban.searches.push import RELEASE_SECONDS, ROOM_AFTER, Matching, pushed_matching, rooms_in_step
+from fewest.solvers.sokoban.searches.push import Matching, pushed_matching, rooms_in_step
 from fewest.solvers.sokoban.board.tables import Tables, side_row
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
 Edge = tuple[int, int, int, int]  # a push kept: (the child's key, its box set, the box's cell before, after)
-TABLE_SHARE = 0.5  # of the time and memory left, at most, for the pull table first
 ENTRY_BYTES = 200  # a remembered answer or layer position, about, until measured
 
 
 def fewest_moves_of_fewest_pushes(
     tables: Tables, boxes: int, player: int, pushes: int, control: Control,
-    table: PullTableLike | None = None,
+    table: PullTableLike | None = None, tuning: SokobanTuning = TUNING,
 ) -> list[Push]:
     """The plan with the fewest moves among those of `pushes` pushes, which must be proven
     the fewest, as pushes (the box's cell, direction). `table`: a pull table of this start
@@ -90,30 +91,33 @@ def fewest_moves_of_fewest_pushes(
     #104, 5 s of the 31 left). Raises Stopped when the budget runs out or it is cancelled."""
     # (the table's arrays and all kept count against the memory)
     before = resident_bytes() - (0 if table is None else table.nbytes())
+    share, release = tuning.tie_break.table_share, tuning.push.release_seconds
     try:
-        table, took = _near_table(tables, boxes, pushes, control, table)
-        within = _Within(tables, table, control, before, _GrowOn(table, took, pushes, control) if took else None)
+        table, took = _near_table(tables, boxes, pushes, control, table, share)
+        grow_on = _GrowOn(table, took, pushes, control, share) if took else None
+        within = _Within(tables, table, control, before, grow_on, tuning)
         del table  # (held by `within` alone from here, so let go of with it)
         start, edges = _plan_layers(tables, boxes, player, pushes, within, control)
         within.near.stop_growing()
         del within  # (its answers and the table: not needed for the moves)
-        return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before)
+        return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before, release)
     finally:
         control.release_seconds = 0.0
 
 
-def _held(control: Control, entries: int, before: int) -> None:
+def _held(control: Control, entries: int, before: int, release_seconds: float) -> None:
     """Tell the control what is held: `entries` (answers, positions), as many bytes in all
-    as the process has grown by since `before`."""
+    as the process has grown by since `before` (`release_seconds` to let go of each)."""
     control.stored = entries
-    control.release_seconds = entries * RELEASE_SECONDS  # (letting go of them, when stopped)
+    control.release_seconds = entries * release_seconds  # (letting go of them, when stopped)
     control.bytes_per_entry = max(ENTRY_BYTES, (resident_bytes() - before) // max(1, entries))
 
 
 def _near_table(
-    tables: Tables, boxes: int, pushes: int, control: Control, table: PullTableLike | None
+    tables: Tables, boxes: int, pushes: int, control: Control, table: PullTableLike | None,
+    table_share: float = TUNING.tie_break.table_share,
 ) -> tuple[PullTableLike, list[float]]:
-    """The pull table (`table`, or a new one), grown on TABLE_SHARE of what is left of the
+    """The pull table (`table`, or a new one), grown on `table_share` of what is left of the
     time and memory, or until it reaches `pushes` (then every answer is a look-up), and the
     seconds of each layer grown here: none when it is not to grow on (then let go of its
     frontier). A layer at a time, each on the memory it leaves (`most_within`): the table's
@@ -124,8 +128,10 @@ def _near_table(
     if table is None:
         table = pull_table(tables.board, boxes)
     budget = control.budget
-    ends = None if budget.seconds is None else control.seconds + max(0.0, budget.seconds - control.seconds) * TABLE_SHARE
-    share = None if budget.memory_bytes is None else int(budget.memory_bytes * TABLE_SHARE)
+    ends = None
+    if budget.seconds is not None:
+        ends = control.seconds + max(0.0, budget.seconds - control.seconds) * table_share
+    share = None if budget.memory_bytes is None else int(budget.memory_bytes * table_share)
     took: list[float] = []  # (the seconds of each layer grown here)
     while not table.complete and table.radius < pushes:
         if ends is not None and took and control.seconds + _next_layer_seconds(took) > ends:
@@ -174,10 +180,13 @@ class _GrowOn:
     its layers took 26.5 s in all, table included, against 49.4 s. The answers kept still
     hold: the table only gets deeper."""
 
-    def __init__(self, table: PullTableLike, took: list[float], pushes: int, control: Control) -> None:
+    def __init__(
+        self, table: PullTableLike, took: list[float], pushes: int, control: Control,
+        table_share: float = TUNING.tie_break.table_share,
+    ) -> None:
         self.table, self.took, self.pushes, self.control = table, list(took), pushes, control
         memory = control.budget.memory_bytes
-        self.share = None if memory is None else int(memory * TABLE_SHARE)
+        self.share = None if memory is None else int(memory * table_share)
         self.since = control.seconds  # (when the questions began, or the last layer ended)
 
     def __call__(self) -> None:
@@ -221,10 +230,12 @@ class _Within:
 
     def __init__(
         self, tables: Tables, near: PullTableLike, control: Control, before: int,
-        grow_on: _GrowOn | None = None,
+        grow_on: _GrowOn | None = None, tuning: SokobanTuning = TUNING,
     ) -> None:
-        """`grow_on`: the table grown on as the questions go, if it is to be."""
+        """`grow_on`: the table grown on as the questions go, if it is to be; `tuning`: when the
+        goal rooms' tables are built (tie_break.room_after) and grown (push, rooms)."""
         self.tables, self.near, self.control, self.grow_on = tables, near, control, grow_on
+        self.tuning = tuning
         board = tables.board
         self.shift = board.size.bit_length()
         self.cell_code = "H" if board.size <= 1 << 16 else "L"
@@ -234,11 +245,12 @@ class _Within:
         self.before = before  # (the process's size before the table)
         self.laid = 0  # positions in the layers so far
         self.rooms: list = []  # the goal rooms' bounds (sokoban/bounds/rooms.py), once built
-        self.room_due = ROOM_AFTER  # (the control's expansions when they are next built on)
+        self.room_due = tuning.tie_break.room_after  # (the control's expansions when they are next built on)
 
     def held(self) -> None:
         """Tell the control what is held: the answers kept and the layers' positions."""
-        _held(self.control, len(self.failed) + len(self.done) + len(self.matched) + self.laid, self.before)
+        held = len(self.failed) + len(self.done) + len(self.matched) + self.laid
+        _held(self.control, held, self.before, self.tuning.push.release_seconds)
 
     def region(self, boxes: int, player: int) -> int:
         board = self.tables.board
@@ -327,7 +339,8 @@ class _Within:
         already). Where the bound's slack is a room filled in the wrong order, they end
         questions the matching cannot: Microban II #104's layers after a pull table 50
         pulls deep took 17.7 s with them against 191 s."""
-        self.rooms, self.room_due = rooms_in_step(self.tables, bin(self.tables.board.goals).count("1"), self.control)
+        box_count = bin(self.tables.board.goals).count("1")
+        self.rooms, self.room_due = rooms_in_step(self.tables, box_count, self.control, self.tuning)
 
     def _matching(self, boxes: int, player: int) -> Matching:
         """The box-to-goal matching (the player's side of each box counted), afresh, as
@@ -437,7 +450,7 @@ def _plan_layers(
 
 def _fewest_moves(
     tables: Tables, boxes: int, player: int, start: int, edges: dict[int, list[Edge]], pushes: int,
-    control: Control, before: int,
+    control: Control, before: int, release_seconds: float = TUNING.push.release_seconds,
 ) -> list[Push]:
     """The fewest moves over the pushes kept (`edges`, from the start's key `start`), a
     layer at a time: by key, (box set, {the player's cell: (moves so far, the key before)}).
@@ -473,7 +486,7 @@ def _fewest_moves(
         history.append(made)
         reached = made
         held += len(made)
-        _held(control, held, before)
+        _held(control, held, before, release_seconds)
     goals = board.goals
     best = min((entry[0], key, cell) for key, (after, cells) in reached.items() if after == goals
                for cell, entry in cells.items())

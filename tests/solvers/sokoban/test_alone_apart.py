@@ -15,12 +15,12 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
-from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.processes import spare_core
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
 from tests.sokoban_support import (
-    REACHED, checked, children_made, climbing, idle, lexicographic_optimum, microban, reports_until_reached,
+    REACHED, checked, children_made, climbing, idle, lexicographic_optimum, microban, reports_until_reached, tuned,
 )
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go apart only with two cores")
@@ -28,9 +28,19 @@ pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go ap
 real_push_search = solver.push_search
 
 
-def run(lvl: S.Level, seconds: float = 30.0, should_stop=None) -> "solver.Solution":
+def waking(at: float, base=TUNING):
+    """`base` with the child of the pushes alone awake at `at` of the proofs' time at the
+    latest (it wakes at the pull table child's share plus a margin: the margin set so)."""
+    return tuned(base, alone={"after_margin": at - base.pulls.apart_share})
+
+
+# The child forked at once and awake at once (the tests with the `children` fixture).
+AT_ONCE = waking(0.0, tuned(beside={"apart_after": 0.0}))
+
+
+def run(lvl: S.Level, seconds: float = 30.0, should_stop=None, tuning=AT_ONCE) -> "solver.Solution":
     control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
-    return solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=False)
+    return solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=False, tuning=tuning)
 
 
 def first_proof(behaviour, alone=real_push_search):
@@ -69,11 +79,8 @@ def runs_out(bound: int, after: float = 0.0, stored: int = 0):
 
 @pytest.fixture
 def children(monkeypatch):
-    """The children made, and the child forked at once, awake at once."""
-    made = children_made(monkeypatch)
-    monkeypatch.setattr(solver, "APART_AFTER", 0.0)
-    monkeypatch.setattr(solver, "ALONE_AFTER", 0.0)
-    return made
+    """The children made (solved with AT_ONCE: the child forked at once, awake at once)."""
+    return children_made(monkeypatch)
 
 
 @pytest.fixture
@@ -81,7 +88,7 @@ def tie_break_runs_out(monkeypatch):
     """The tie-break after the pushes alone (sokoban_tie_break.py) out of time at once: the
     plan of the pushes alone comes back FOUND, as where that tie-break takes too long."""
 
-    def runs_out(*args):
+    def runs_out(*args, **kwargs):
         raise Stopped("time")
 
     monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", runs_out)
@@ -123,7 +130,7 @@ def test_the_child_s_tie_break_runs_past_the_proofs_end_into_the_best_effort_s_t
     the tie-break runs until its time is up; the plan comes back FOUND, within the budget."""
     stopped_at = tmp_path / "stopped at"
 
-    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None):
+    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None, tuning=TUNING):
         try:
             while True:
                 control.check()
@@ -133,14 +140,15 @@ def test_the_child_s_tie_break_runs_past_the_proofs_end_into_the_best_effort_s_t
 
     monkeypatch.setattr(solver, "push_search", first_proof(endless))
     monkeypatch.setattr(solver, "fewest_moves_of_fewest_pushes", until_the_time_is_up)
-    monkeypatch.setattr(solver, "REORDER_SHARE", 0.01)
+    tuning = tuned(AT_ONCE, alone={"reorder_share": 0.01})
     lvl, row = microban(66)[65]
     started = time.perf_counter()
     seconds = 5.0
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=seconds, memory_bytes=1 << 30)), "pushes")
+    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", tuning=tuning)
     ended = time.perf_counter()
     pushes_found(lvl, row, solution)
-    assert float(stopped_at.read_text()) - started > seconds * (1 - solver.BEST_EFFORT_SHARE)
+    assert float(stopped_at.read_text()) - started > seconds * (1 - tuning.best_effort.share)
     assert ended - started < seconds
 
 
@@ -159,8 +167,9 @@ def test_the_child_s_pushes_alone_stop_at_the_proofs_end(monkeypatch, children, 
     lvl = microban(66)[65][0]
     started = time.perf_counter()
     seconds = 5.0
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=seconds, memory_bytes=1 << 30)), "pushes")
-    assert float(stopped_at.read_text()) - started <= seconds * (1 - solver.BEST_EFFORT_SHARE) + 0.1
+    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", tuning=AT_ONCE)
+    assert float(stopped_at.read_text()) - started <= seconds * (1 - AT_ONCE.best_effort.share) + 0.1
     assert solution.status is Status.FOUND and solution.stats.reason == "time"
     oracle.replay_length(S, lvl, list(solution.moves))
 
@@ -172,23 +181,22 @@ def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children, 
     solution = run(lvl)
     pushes_found(lvl, row, solution)
     assert solution.stats.reason == "memory" and children[0].finished
-    share = 1 - solver.ALONE_MEMORY_SHARE  # (the rest given up to the child)
-    kept = max(share * solver.HELD_FLOOR, share - solver.CHECK_ROOM - held / (1 << 30)) * (1 << 30)
+    share = 1 - AT_ONCE.alone.memory_share  # (the rest given up to the child)
+    beside = AT_ONCE.beside
+    kept = max(share * beside.held_floor, share - beside.check_room - held / (1 << 30)) * (1 << 30)
     assert abs(runs_out.budget - kept) < 32 << 20
 
 
 def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_here(monkeypatch, children, tie_break_runs_out):
-    monkeypatch.setattr(solver, "ALONE_AFTER", 0.5)  # (of 30 s)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
     started = time.monotonic()
-    pushes_found(lvl, row, run(lvl))
+    pushes_found(lvl, row, run(lvl, tuning=waking(0.5, AT_ONCE)))  # (at 15 of 30 s)
     assert time.monotonic() - started < 10
     assert children[0].started and not children[0].finished and not multiprocessing.active_children()
 
 
 def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, children, tie_break_runs_out):
-    monkeypatch.setattr(solver, "ALONE_AFTER", 0.9)  # (of 30 s: at the latest)
 
     def helped_then_runs_out(control):
         control.helpers = 1  # (a pull table's child, for a while)
@@ -199,12 +207,12 @@ def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, childr
     monkeypatch.setattr(solver, "push_search", first_proof(helped_then_runs_out))
     lvl, row = microban(66)[65]
     started = time.monotonic()
-    pushes_found(lvl, row, run(lvl))  # (the child's, woken early: waited for)
+    pushes_found(lvl, row, run(lvl, tuning=waking(0.9, AT_ONCE)))  # (the child's, woken early, not at 27 of 30 s)
     assert time.monotonic() - started < 10 and children[0].finished
 
 
 def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children, tie_break_runs_out):
-    full = int((1 << 30) * (1 - solver.ALONE_MEMORY_SHARE) * solver.ALONE_ROOM / 200) + 1  # (200 bytes an entry)
+    full = int((1 << 30) * (1 - AT_ONCE.alone.memory_share) * AT_ONCE.alone.room / 200) + 1  # (200 bytes an entry)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2, stored=full)))
     lvl, row = microban(66)[65]
     pushes_found(lvl, row, run(lvl))  # (proven here, after)
@@ -235,28 +243,30 @@ def test_a_cancel_stops_both(monkeypatch, children):
     assert children[0].started and not multiprocessing.active_children()
 
 
-def test_a_level_proven_before_the_child_wakes_leaves_no_child(monkeypatch):
+def test_a_level_proven_before_the_child_wakes_leaves_no_child():
     lvl, row = microban(66)[65]
-    solution = run(lvl)
+    solution = run(lvl, tuning=TUNING)
     assert checked(lvl, solution)[1] == int(row["min_pushes"]) and not multiprocessing.active_children()
 
 
 @pytest.fixture
 def no_processes(monkeypatch):
-    """Every fork refused, as at a system's process limit."""
+    """Every fork refused, as at a system's process limit (solved with PULLS_AT_ONCE)."""
 
     def refused(self):
         raise BlockingIOError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refused)
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)  # (the pull table's child asked for at once)
+
+
+PULLS_AT_ONCE = tuned(AT_ONCE, pulls={"apart_after": 1})  # (the pull table's child asked for at once too)
 
 
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_with_no_process_to_be_had_the_proof_goes_on_alone(monkeypatch, children, no_processes, metric):
     lvl, row = microban(66)[65]
     control = Control(Budget(seconds=30.0, memory_bytes=1 << 30))
-    solution = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False)
+    solution = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False, tuning=PULLS_AT_ONCE)
     expected = int(row["min_pushes"]) if metric == "pushes" else (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
     assert (checked(lvl, solution)[1] if metric == "pushes" else checked(lvl, solution)) == expected
     assert children and all(child.started and not child.solved for child in children)
@@ -265,14 +275,14 @@ def test_with_no_process_to_be_had_the_proof_goes_on_alone(monkeypatch, children
 def test_with_no_process_to_be_had_the_pushes_alone_come_after(monkeypatch, children, no_processes, tie_break_runs_out):
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2)))
     lvl, row = microban(66)[65]
-    pushes_found(lvl, row, run(lvl))  # (searched here: the child died before a word)
+    pushes_found(lvl, row, run(lvl, tuning=PULLS_AT_ONCE))  # (searched here: the child died before a word)
     assert children[0].started and not children[0].searched
 
 
 def test_progress_tells_what_the_child_has_reached_while_it_searches(monkeypatch, children):
     alone = lambda tables, boxes, player, control, *_, **__: climbing(control)  # noqa: E731
     monkeypatch.setattr(solver, "push_search", first_proof(idle, alone=alone))
-    solution, reports = reports_until_reached(microban(66)[65][0], "pushes")
+    solution, reports = reports_until_reached(microban(66)[65][0], "pushes", AT_ONCE)
     assert solution.status is Status.CANCELLED  # (stopped by the reports, long before its 10 s)
     assert reports[0].bound is None and reports[-1].bound == REACHED and reports[-1].expanded >= 100
     assert not multiprocessing.active_children()

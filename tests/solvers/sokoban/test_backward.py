@@ -14,9 +14,10 @@ from fewest.solvers.sokoban.searches.backward import pulled_plan
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
 from tests.sokoban_support import level, microban, random_rooms, search_position
-from tests.solvers.sokoban.test_packing import found_plan, stopped_proofs
+from tests.solvers.sokoban.test_packing import WINDOWS_ONLY, found_plan, stopped_proofs
 
 # XSokoban #5 ("screen.05", Thinking Rabbit; test data only). At 10 s the proof, the weighted
 # searches and the packing search give no plan; backwards, 167 pushes in a fraction of that.
@@ -41,7 +42,8 @@ def backwards(lvl: S.Level, **budget) -> tuple[list | None, tuple]:
     board, boxes and player it was searched from."""
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
-    pushes = pulled_plan(build_tables(board), boxes, player, Control(Budget(**budget)), solver.BACKWARD_WEIGHT)
+    weight = TUNING.best_effort.backward_weight
+    pushes = pulled_plan(build_tables(board), boxes, player, Control(Budget(**budget)), weight)
     moves = None if pushes is None else solver.step_plan(board, boxes, player, pushes)[0]
     return moves, (board, boxes, player)
 
@@ -95,7 +97,7 @@ def test_the_search_backwards_stops_when_cancelled():
     asked = []
     control = Control(should_stop=lambda: bool(asked.append(1)) or len(asked) > 3)
     with pytest.raises(Stopped) as stopped:
-        pulled_plan(build_tables(board), boxes, player, control, solver.BACKWARD_WEIGHT)
+        pulled_plan(build_tables(board), boxes, player, control, TUNING.best_effort.backward_weight)
     assert stopped.value.reason == "cancelled"
 
 
@@ -124,7 +126,7 @@ def test_without_the_search_backwards_that_budget_gives_no_plan(monkeypatch):
     stopped_proofs(monkeypatch)
     monkeypatch.setattr(solver, "packed_search", lambda *_args: None)
     lvl = level(XSOKOBAN_5)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.BUDGET and not solution.moves
 
 
@@ -132,7 +134,7 @@ def test_the_plan_found_backwards_is_reordered_for_fewer_moves(monkeypatch):
     only_backwards(monkeypatch)
     lvl = level(XSOKOBAN_5)
     as_found, _ = backwards(lvl, seconds=30)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), "moves", tuning=WINDOWS_ONLY)
     assert oracle.replay_length(S, lvl, list(solution.moves)) < len(as_found)
     assert S.tally(solution.moves).pushes == S.tally(as_found).pushes
 
@@ -145,7 +147,7 @@ def test_with_a_spare_core_the_search_backwards_runs_here_beside_the_child(monke
     mark = tmp_path / "searched in"
     only_backwards(monkeypatch, mark)
     lvl = level(XSOKOBAN_5)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=10)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=10)), "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.FOUND
     oracle.replay_length(S, lvl, list(solution.moves))
     assert int(mark.read_text()) == os.getpid()
@@ -158,8 +160,8 @@ def test_the_search_backwards_goes_first_then_the_packing_search(monkeypatch):
     monkeypatch.setattr(solver, "pulled_plan", lambda *args: budgets.append(("backwards", args[3].budget)))
     monkeypatch.setattr(solver, "packed_search", lambda *args: budgets.append(("packing", args[3].budget)))
     lvl = level(XSOKOBAN_5)
-    solver.solve(lvl, S.initial_state(lvl), Control(Budget(memory_bytes=40_000_000)), "moves")
+    solver.solve(lvl, S.initial_state(lvl), Control(Budget(memory_bytes=40_000_000)), "moves", tuning=WINDOWS_ONLY)
     assert budgets == [
-        ("backwards", Budget(memory_bytes=int(40_000_000 * solver.BACKWARD_SHARE))),
-        ("packing", Budget(memory_bytes=int(40_000_000 * solver.PACKING_SHARE))),
+        ("backwards", Budget(memory_bytes=int(40_000_000 * TUNING.best_effort.backward_share))),
+        ("packing", Budget(memory_bytes=int(40_000_000 * TUNING.best_effort.packing_share))),
     ]

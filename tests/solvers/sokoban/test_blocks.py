@@ -8,15 +8,13 @@ import random
 import numpy as np
 import pytest
 
-from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
-from fewest.solvers.sokoban.pulls.sorted_blocks import SortedBlocks
+from fewest.solvers.sokoban.pulls.sorted_blocks import MOST, SortedBlocks
 
 
-@pytest.mark.parametrize("most", [1, 3, 16, 1 << 20])
-def test_it_holds_what_a_dict_holds(monkeypatch, most):
-    monkeypatch.setattr(sokoban_blocks, "MOST", most)
+@pytest.mark.parametrize("most", [1, 3, 16, MOST])
+def test_it_holds_what_a_dict_holds(most):
     rng = random.Random(most)
-    blocks, oracle = SortedBlocks(), {}
+    blocks, oracle = SortedBlocks(most), {}
     for value in range(12):
         # keys in one narrow range or over all 64 bits; some held already
         low = rng.choice([0, rng.randrange(2**63)])
@@ -51,11 +49,11 @@ def test_empty_it_holds_nothing():
     assert len(blocks) == 0 and blocks.keys().tolist() == []
 
 
-def test_sent_to_another_process_it_answers_the_same(monkeypatch):
-    monkeypatch.setattr(sokoban_blocks, "MOST", 7)
-    blocks = SortedBlocks()
+def test_sent_to_another_process_it_answers_the_same():
+    blocks = SortedBlocks(7)
     blocks.add(np.arange(0, 100, 3, dtype=np.uint64), 4)
     copy = pickle.loads(pickle.dumps(blocks))
     assert [copy.get(key) for key in range(100)] == [4 if key % 3 == 0 else None for key in range(100)]
     copy.add(np.array([1, 2], dtype=np.uint64), 5)
     assert copy.get(2) == 5 and len(copy) == len(blocks) + 2
+    assert len(blocks._keys) > 1 and all(len(keys) <= 7 for keys in copy._keys)  # (its block size came along)

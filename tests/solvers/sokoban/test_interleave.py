@@ -11,7 +11,7 @@ from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.searches.push import push_search
 from fewest.solvers.sokoban.board.tables import build_tables
 from tests import oracle
-from tests.sokoban_support import microban, random_rooms, search_position
+from tests.sokoban_support import microban, random_rooms, search_position, tuned
 
 
 def engine_moves(lvl: S.Level, pushes: list) -> int | None:
@@ -130,15 +130,14 @@ def test_a_window_of_runs_is_the_best_order_of_its_runs_with_the_rest_of_the_pla
     assert compared >= 25 and improved >= 5
 
 
-def test_windows_of_runs_shorten_a_plan_too_long_to_reorder_whole(monkeypatch):
+def test_windows_of_runs_shorten_a_plan_too_long_to_reorder_whole():
     lvl, _ = microban(123)[122]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = push_search(build_tables(board), boxes, player, Control(), "pushes", pushes_only=True)[0]
     whole = engine_moves(lvl, interleave.shortest_interleaving(board, boxes, player, pushes, Control()))
-    monkeypatch.setattr(interleave, "WINDOW", 4)
-    monkeypatch.setattr(interleave, "MOST_ORDERS", 200)  # (a window's few, not the whole plan's)
-    got = interleave.shortest_interleaving(board, boxes, player, pushes, Control())
+    windows = tuned(interleave={"window": 4, "most_orders": 200})  # (a window's few orders, not the whole plan's)
+    got = interleave.shortest_interleaving(board, boxes, player, pushes, Control(), windows)
     assert per_box(board, boxes, got) == per_box(board, boxes, pushes)
     assert whole < engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
@@ -153,7 +152,7 @@ def test_each_box_keeps_its_own_pushes_in_their_order():
     assert engine_moves(lvl, got) < engine_moves(lvl, pushes)
 
 
-def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was(monkeypatch):
+def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was():
     lvl, _ = microban(123)[122]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
@@ -163,8 +162,8 @@ def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was(monke
         assert interleave.shortest_interleaving(board, boxes, player, pushes, control) == pushes
         assert control.stored == 7
     assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) != pushes
-    monkeypatch.setattr(interleave, "MOST_ORDERS", 10)  # (no window, nor the whole plan, done in 10)
-    assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) == pushes
+    ten = tuned(interleave={"most_orders": 10})  # (no window, nor the whole plan, done in 10)
+    assert interleave.shortest_interleaving(board, boxes, player, pushes, Control(), ten) == pushes
 
 
 def test_a_found_plan_is_reordered_before_it_is_offered(monkeypatch):
@@ -173,8 +172,8 @@ def test_a_found_plan_is_reordered_before_it_is_offered(monkeypatch):
     calls = []
     original = interleave.shortest_interleaving
 
-    def recorded(board, boxes, player, pushes, control):
-        got = original(board, boxes, player, pushes, control)
+    def recorded(board, boxes, player, pushes, control, tuning):
+        got = original(board, boxes, player, pushes, control, tuning)
         calls.append((pushes, got))
         return got
 

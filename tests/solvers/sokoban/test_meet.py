@@ -18,6 +18,7 @@ from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.searches.meet import meet_search
 from fewest.solvers.sokoban.board.symmetry import board_symmetry
 from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
 from tests.sokoban_support import (
     checked,
@@ -30,12 +31,14 @@ from tests.sokoban_support import (
     room_level,
     search_position,
     solve,
+    tuned,
 )
 
 
-def meet(lvl: S.Level, control: Control | None = None):
+def meet(lvl: S.Level, control: Control | None = None, tuning=TUNING):
     board = compile_board(lvl)
-    return meet_search(build_tables(board), *search_position(board, S.initial_state(lvl)), control or Control())
+    position = search_position(board, S.initial_state(lvl))
+    return meet_search(build_tables(board), *position, control or Control(), tuning=tuning)
 
 
 def replayed(lvl: S.Level, letters: str) -> tuple[int, int]:
@@ -102,8 +105,7 @@ def test_a_layer_keeps_each_state_once_with_its_fewest_pushes():
 
 
 @pytest.mark.parametrize("first, second", [(5, 1), (1, 5)])
-def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, second, monkeypatch):
-    monkeypatch.setattr(sokoban_meet_compact, "CHUNK", 1)  # (each state expanded in a chunk of its own)
+def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, second):
     made = {1: [(10, first), (11, 0)], 2: [(10, second)]}  # state 10 from both, in two chunks
 
     def expand(pack, states, pushes, back):
@@ -111,7 +113,7 @@ def test_a_state_made_again_later_in_its_layer_keeps_its_fewest_pushes(first, se
         ways = np.full(len(children), sokoban_meet_compact.NO_WAY, np.uint8)
         return np.array([c for c, _ in children], np.uint64), np.array([p for _, p in children], np.uint32), ways
 
-    side = sokoban_meet_compact.Side(np.array([1, 2], np.uint64), None, expand)
+    side = sokoban_meet_compact.Side(np.array([1, 2], np.uint64), None, expand, 1)  # (a state a chunk)
     side.grow(Control())
     states, pushes, _ = side.layer
     assert dict(zip(states.tolist(), pushes.tolist())) == {10: 1, 11: 0}
@@ -151,7 +153,7 @@ def test_when_its_share_runs_out_the_push_search_finishes_the_proof():
     control = Control(Budget(nodes=4000))
     solution = solver.solve(lvl, S.initial_state(lvl), control, "moves")
     assert checked(lvl, solution) == (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
-    assert control.expanded > 4000 * solver.MEET_SHARE * (1 - solver.BEST_EFFORT_SHARE)
+    assert control.expanded > 4000 * TUNING.meet.share * (1 - TUNING.best_effort.share)
 
 
 def test_it_stops_on_the_budget_and_on_cancel():
@@ -207,12 +209,11 @@ def test_in_dicts_it_counts_what_its_process_grew_beyond_its_own_count(monkeypat
     assert meet(lvl, Control(Budget(memory_bytes=50_000_000)))[1] == int(row["min_moves"])
 
 
-def test_without_a_memory_budget_it_stops_at_its_own_cap(monkeypatch):
+def test_without_a_memory_budget_it_stops_at_its_own_cap():
     lvl, _ = microban(66)[65]
-    monkeypatch.setattr(sokoban_meet, "UNBUDGETED_BYTES", 60_000)
     control = Control()
     with pytest.raises(Stopped, match="memory"):
-        meet(lvl, control)
+        meet(lvl, control, tuned(meet={"unbudgeted_bytes": 60_000}))
     assert control.budget.memory_bytes is None  # the caller's budget is left as it was
 
 

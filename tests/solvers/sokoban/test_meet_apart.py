@@ -17,16 +17,20 @@ from fewest.solvers import Budget, Control, Status, Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.processes import spare_core
-from tests.sokoban_support import REACHED, checked, children_made, climbing, idle, level, microban, reports_until_reached
+from fewest.solvers.sokoban.tuning import TUNING
+from tests.sokoban_support import (
+    REACHED, checked, children_made, climbing, idle, level, microban, reports_until_reached, tuned,
+)
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the search from both ends goes apart only with two cores")
 
 HOPELESS = "#####\n#@ .#\n#$  #\n#####"  # the box is in a corner
+AT_ONCE = tuned(beside={"apart_after": 0.0})  # the child starts at the push search's first look
 
 
-def run(lvl: S.Level, seconds: float = 30.0, should_stop=None) -> "solver.Solution":
+def run(lvl: S.Level, seconds: float = 30.0, should_stop=None, tuning=TUNING) -> "solver.Solution":
     control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
-    return solver.solve(lvl, S.initial_state(lvl), control, "moves", best_effort=False)
+    return solver.solve(lvl, S.initial_state(lvl), control, "moves", best_effort=False, tuning=tuning)
 
 
 def endless_push_search(stops: list):
@@ -44,7 +48,7 @@ def endless_push_search(stops: list):
     return search
 
 
-def endless_meet_search(tables, boxes, player, control):
+def endless_meet_search(tables, boxes, player, control, tuning=TUNING):
     while True:  # (in the child: killed when the push search answers first)
         time.sleep(0.01)
 
@@ -84,13 +88,13 @@ def test_the_push_search_s_proof_wins_and_the_child_is_stopped(monkeypatch, spy)
 
 @pytest.mark.parametrize("push_bound, expected", [(5, 7), (9, 9)])
 def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expected):
-    def meet_runs_out(tables, boxes, player, control):
+    def meet_runs_out(tables, boxes, player, control, tuning):
         control.bound = 7
         raise Stopped("memory")
 
     def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
         control.bound = push_bound
-        time.sleep(solver.APART_AFTER)
+        time.sleep(TUNING.beside.apart_after)
         control.check()  # (the child starts here)
         raise Stopped("memory")
 
@@ -105,13 +109,13 @@ def test_each_process_s_share_covers_its_own_size(monkeypatch):
     numpy, tables) off its share first, so both together stay within the budget."""
     budgets = []
 
-    def meet_tells_its_budget(tables, boxes, player, control):
+    def meet_tells_its_budget(tables, boxes, player, control, tuning):
         control.bound = control.budget.memory_bytes
         raise Stopped("memory")
 
     def push_tells_its_budget(tables, boxes, player, control, metric, *args, **kwargs):
         budgets.append(control.budget.memory_bytes)
-        time.sleep(solver.APART_AFTER)
+        time.sleep(TUNING.beside.apart_after)
         control.check()  # (the child starts here)
         raise Stopped("memory")
 
@@ -122,16 +126,17 @@ def test_each_process_s_share_covers_its_own_size(monkeypatch):
     lvl = microban(66)[65][0]
     solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30.0, memory_bytes=whole)), "moves",
                             best_effort=False)
-    meet_share = int(whole * solver.MEET_MEMORY_SHARE)
+    meet_share = int(whole * TUNING.meet.memory_share)
     push_share = whole - meet_share
     assert abs(solution.at_least - (meet_share - held)) < near
     [push_budget] = budgets
-    assert abs(push_budget - max(push_share * solver.HELD_FLOOR, push_share - whole * solver.CHECK_ROOM - held)) < near
+    beside = TUNING.beside
+    assert abs(push_budget - max(push_share * beside.held_floor, push_share - whole * beside.check_room - held)) < near
 
 
 def test_the_push_search_running_out_waits_for_the_child_s_proof(monkeypatch):
     def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
-        time.sleep(solver.APART_AFTER)
+        time.sleep(TUNING.beside.apart_after)
         control.check()  # (the child starts here)
         raise Stopped("memory")
 
@@ -152,10 +157,9 @@ def test_a_cancel_stops_both(monkeypatch):
 
 
 def test_progress_tells_what_the_child_has_reached_while_it_searches(monkeypatch):
-    monkeypatch.setattr(solver, "APART_AFTER", 0.0)
-    monkeypatch.setattr(solver, "meet_search", lambda tables, boxes, player, control: climbing(control))
+    monkeypatch.setattr(solver, "meet_search", lambda tables, boxes, player, control, tuning: climbing(control))
     monkeypatch.setattr(solver, "push_search", lambda tables, boxes, player, control, *_, **__: idle(control))
-    solution, reports = reports_until_reached(microban(66)[65][0], "moves")
+    solution, reports = reports_until_reached(microban(66)[65][0], "moves", AT_ONCE)
     assert solution.status is Status.CANCELLED  # (stopped by the reports, long before its 10 s)
     assert reports[0].bound is None and reports[-1].bound == REACHED and reports[-1].expanded >= 100
     assert not multiprocessing.active_children()

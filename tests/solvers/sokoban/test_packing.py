@@ -9,16 +9,15 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers.sokoban import solver
-from fewest.solvers.sokoban.plans import interleave
-from fewest.solvers.sokoban.plans import packing_order as packing
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
-from tests.sokoban_support import level, search_position
+from tests.sokoban_support import level, search_position, tuned
 
 # A dead end of four goals below a room: the bottom one must be filled first.
 CORRIDOR = "#######\n#@    #\n# $ $ #\n# $ $ #\n#     #\n###.###\n  #.#\n  #.#\n  #.#\n  ###"
@@ -81,11 +80,11 @@ def orders_of(lvl: S.Level, state: S.State | None = None) -> tuple[list, dict]:
     return [board.inside(goal) for goal in lvl.goals], packing_orders(board, boxes, player)
 
 
-def packed_plan(lvl: S.Level, nodes: int = 50_000) -> list:
+def packed_plan(lvl: S.Level, nodes: int = 50_000, tuning=TUNING) -> list:
     """The packing search's plan as engine moves (asserted found)."""
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
-    pushes = packed_search(build_tables(board), boxes, player, Control(Budget(nodes=nodes)))
+    pushes = packed_search(build_tables(board), boxes, player, Control(Budget(nodes=nodes)), tuning=tuning)
     assert pushes is not None
     moves, _ = solver.step_plan(board, boxes, player, pushes)
     return moves
@@ -125,25 +124,25 @@ def test_the_packing_search_plan_solves_the_level(text):
 
 
 @pytest.mark.parametrize("cell_turn", [2, 0])
-def test_positions_taken_by_cells_get_past_where_the_greedy_queue_sticks(cell_turn, monkeypatch):
-    monkeypatch.setattr(packing, "CELL_TURN", cell_turn)
+def test_positions_taken_by_cells_get_past_where_the_greedy_queue_sticks(cell_turn):
+    tuning = tuned(packing={"cell_turn": cell_turn})
     lvl = level(XSOKOBAN_2)
     if cell_turn:
-        oracle.replay_length(S, lvl, packed_plan(lvl, nodes=2_000))
+        oracle.replay_length(S, lvl, packed_plan(lvl, nodes=2_000, tuning=tuning))
     else:  # the greedy queue alone: the check that the cells are what finds it
         with pytest.raises(Stopped):
-            packed_plan(lvl, nodes=2_000)
+            packed_plan(lvl, nodes=2_000, tuning=tuning)
 
 
 @pytest.mark.parametrize("advise", [True, False])
-def test_the_packing_advisor_sends_a_box_all_the_way_to_the_next_goal(advise, monkeypatch):
-    monkeypatch.setattr(packing, "ADVISE", advise)
+def test_the_packing_advisor_sends_a_box_all_the_way_to_the_next_goal(advise):
+    tuning = tuned(packing={"advise": advise})
     lvl = level(XSOKOBAN_9)
     if advise:
-        oracle.replay_length(S, lvl, packed_plan(lvl, nodes=3_000))
+        oracle.replay_length(S, lvl, packed_plan(lvl, nodes=3_000, tuning=tuning))
     else:  # the check that the advisor is what finds it
         with pytest.raises(Stopped):
-            packed_plan(lvl, nodes=3_000)
+            packed_plan(lvl, nodes=3_000, tuning=tuning)
 
 
 def test_the_packing_search_can_be_cancelled():
@@ -156,9 +155,14 @@ def test_the_packing_search_can_be_cancelled():
     assert control.expanded <= 32  # (it looks every 32 expansions)
 
 
+# With stopped_proofs: the found plan's reordering is tested in test_interleave.py; here it
+# only keeps to windows of runs (the whole plan's order took 15 s of each of these tests).
+WINDOWS_ONLY = tuned(interleave={"most_orders": 2_000})
+
+
 def stopped_proofs(monkeypatch) -> None:
     """Every proof and weighted search runs out of nodes at once, and the search backwards finds
-    nothing: only the packing search is left."""
+    nothing: only the packing search is left (solved with the tuning WINDOWS_ONLY)."""
 
     def out_of_nodes(*_args, **_kwargs):
         raise Stopped("nodes")
@@ -166,15 +170,12 @@ def stopped_proofs(monkeypatch) -> None:
     monkeypatch.setattr(solver, "push_search", out_of_nodes)
     monkeypatch.setattr(solver, "meet_search", out_of_nodes)
     monkeypatch.setattr(solver, "pulled_plan", lambda *_args: None)
-    # (the found plan's reordering is tested in test_sokoban_interleave.py: here it only
-    # keeps to windows of runs; the whole plan's order took 15 s of each of these tests)
-    monkeypatch.setattr(interleave, "MOST_ORDERS", 2_000)
 
 
 def found_plan(lvl: S.Level, metric: str, nodes: int) -> tuple[int, int]:
     """The level solved from its start on `nodes`: a plan found, not proven (the proofs ran
     out), replayed; its moves and pushes."""
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=nodes)), metric)
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=nodes)), metric, tuning=WINDOWS_ONLY)
     assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
     moves = oracle.replay_length(S, lvl, list(solution.moves))
     assert solution.extra["pushes"] == S.tally(solution.moves).pushes
@@ -191,7 +192,7 @@ def test_without_the_packing_search_that_budget_gives_no_plan(monkeypatch):
     stopped_proofs(monkeypatch)
     monkeypatch.setattr(solver, "packing_orders", lambda *_: {})
     lvl = level(XSOKOBAN_4)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=5_000)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=5_000)), "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.BUDGET and not solution.moves
 
 
@@ -200,10 +201,10 @@ def test_of_two_plans_found_the_one_with_fewer_moves_is_kept(monkeypatch):
     # the packing search's the longer one (it fills the dead end box by box, and walks).
     original = solver.push_search
 
-    def weighted_only(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+    def weighted_only(tables, boxes, player, control, metric, weight=1, pushes_only=False, **options):
         if weight == 1:
             raise Stopped("nodes")
-        return original(tables, boxes, player, control, metric, weight, pushes_only)
+        return original(tables, boxes, player, control, metric, weight, pushes_only, **options)
 
     def out_of_nodes(*_args, **_kwargs):
         raise Stopped("nodes")
@@ -217,9 +218,9 @@ def test_of_two_plans_found_the_one_with_fewer_moves_is_kept(monkeypatch):
     monkeypatch.setattr(solver, "push_search", weighted_only)
     monkeypatch.setattr(solver, "meet_search", out_of_nodes)
     monkeypatch.setattr(solver, "packed_search", recorded)
-    monkeypatch.setattr(packing, "ADVISE", False)  # (with it, the packed plan walks no more)
+    unadvised = tuned(packing={"advise": False})  # (with the advisor, the packed plan walks no more)
     lvl = level(CORRIDOR)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=50_000)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(nodes=50_000)), "moves", tuning=unadvised)
     assert solution.status is Status.FOUND and len(packed) == 1 and packed[0] is not None
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
@@ -234,7 +235,7 @@ def test_a_plan_found_when_the_searches_use_all_their_time_is_still_reordered(mo
     # end, no time would be left for it: it came back as found, 1,091 moves).
     stopped_proofs(monkeypatch)
 
-    def until_the_time_is_up(tables, boxes, player, control, metric, weight=1, pushes_only=False):
+    def until_the_time_is_up(tables, boxes, player, control, metric, weight=1, pushes_only=False, **options):
         if weight == 1 and not pushes_only:
             raise Stopped("nodes")
         while True:
@@ -244,7 +245,7 @@ def test_a_plan_found_when_the_searches_use_all_their_time_is_still_reordered(mo
     monkeypatch.setattr(solver, "push_search", until_the_time_is_up)
     lvl = level(XSOKOBAN_4)
     as_found = len(packed_plan(lvl))
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=5)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=5)), "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.FOUND
     assert oracle.replay_length(S, lvl, list(solution.moves)) < as_found
 
@@ -255,15 +256,16 @@ def test_under_memory_alone_the_packing_search_leaves_room_for_the_weighted_sear
     stopped_proofs(monkeypatch)
     budgets = []
 
-    def recorded(tables, boxes, player, control, orders):
+    def recorded(tables, boxes, player, control, orders, tuning):
         budgets.append(control.budget)
         return None
 
     monkeypatch.setattr(solver, "packed_search", recorded)
     lvl = level(XSOKOBAN_4)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(memory_bytes=40_000_000)), "moves")
+    control = Control(Budget(memory_bytes=40_000_000))
+    solution = solver.solve(lvl, S.initial_state(lvl), control, "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.BUDGET
-    assert budgets == [Budget(memory_bytes=int(40_000_000 * solver.PACKING_SHARE))]
+    assert budgets == [Budget(memory_bytes=int(40_000_000 * WINDOWS_ONLY.best_effort.packing_share))]
 
 
 def test_with_a_spare_core_the_packing_search_runs_in_the_child(monkeypatch, tmp_path):
@@ -280,26 +282,27 @@ def test_with_a_spare_core_the_packing_search_runs_in_the_child(monkeypatch, tmp
 
     monkeypatch.setattr(solver, "packed_search", marked)
     lvl = level(XSOKOBAN_4)
-    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30)), "moves")
+    solution = solver.solve(lvl, S.initial_state(lvl), Control(Budget(seconds=30)), "moves", tuning=WINDOWS_ONLY)
     assert solution.status is Status.FOUND
     oracle.replay_length(S, lvl, list(solution.moves))
     assert int(mark.read_text()) != os.getpid()
 
 
-def test_beside_the_child_keeps_the_better_of_its_two_plans(monkeypatch):
+def test_beside_the_child_keeps_the_better_of_its_two_plans():
     # The child of a search side by side: the packing search, then the pushes alone (whose
     # plan for the dead end walks less than the packing search's without its advisor); it
     # answers with the shorter plan.
-    monkeypatch.setattr(packing, "ADVISE", False)
+    unadvised = tuned(packing={"advise": False})
     lvl = level(CORRIDOR)
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     orders = packing_orders(board, boxes, player)
     control = Control(Budget(nodes=50_000))
-    pushes, cost = solver._packed_then_pushes_alone(build_tables(board), boxes, player, control, orders, "moves")
+    tables = build_tables(board)
+    pushes, cost = solver._packed_then_pushes_alone(tables, boxes, player, control, orders, "moves", unadvised)
     moves, _ = solver.step_plan(board, boxes, player, pushes)
     assert cost is not None  # (the weighted search's answer, not the packed one)
-    assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl))
+    assert oracle.replay_length(S, lvl, moves) < len(packed_plan(lvl, tuning=unadvised))
 
 
 def test_an_area_filled_from_its_far_end_keeps_its_order():

@@ -14,7 +14,6 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Stopped
-from fewest.solvers.sokoban.pulls import sorted_blocks as sokoban_blocks
 from fewest.solvers.sokoban.pulls import table as sokoban_pulls
 from fewest.solvers.sokoban.pulls import apart as sokoban_pulls_apart
 from fewest.solvers.sokoban.pulls import compact as sokoban_pulls_compact
@@ -27,6 +26,7 @@ from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.pulls.apart import PullsApart
 from fewest.solvers.sokoban.pulls.compact import fits
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
+from fewest.solvers.sokoban.tuning import SokobanTuning
 from tests.sokoban_support import (
     checked,
     level,
@@ -39,14 +39,16 @@ from tests.sokoban_support import (
     search_position,
     solve,
     symmetric_room,
+    tuned,
 )
 
 KINDS = {"dict": PullTable, "compact": CompactPullTable}
 
 
-def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict") -> PullTableLike:
+def table_for(lvl: S.Level, most: int = 10**9, kind: str = "dict", **sizes) -> PullTableLike:
+    """`sizes`: the compact table's own (span, sample, seen_most, block_most)."""
     board = compile_board(lvl)
-    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor)
+    table = KINDS[kind](board, board.mask(lvl.boxes) & board.floor, **sizes)
     table.grow(Control(), None, most)
     return table
 
@@ -141,25 +143,20 @@ def test_compact_it_is_the_dict_table(draw):
         assert same_table(dict_table_like(room, compact, 60_000), compact), room
 
 
-def test_compact_in_small_blocks_and_spans_it_is_the_same_table(monkeypatch):
+def test_compact_in_small_blocks_and_spans_it_is_the_same_table():
     """Blocks cut and layers closed a few keys at a time (as the big tables are)."""
-    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 64)
-    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 4)
     for room in random_rooms(430, 6) + [microban(30)[29][0]]:
-        compact = table_for(room, 20_000, "compact")
+        compact = table_for(room, 20_000, "compact", block_most=40, span=64, sample=4)
         assert len(compact._table._keys) > 1 or len(compact) <= 40
         assert same_table(dict_table_like(room, compact, 40_000), compact), room
 
 
 def test_compact_stopped_while_closing_a_layer_it_grows_on_to_the_same_table(monkeypatch):
-    monkeypatch.setattr(sokoban_blocks, "MOST", 40)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 16)
-    monkeypatch.setattr(sokoban_pulls_compact, "SAMPLE", 2)
+    sizes = {"block_most": 40, "span": 16, "sample": 2}
     lvl = microban(6)[5][0]
-    whole = table_for(lvl, 10**9, "compact")
+    whole = table_for(lvl, 10**9, "compact", **sizes)
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, **sizes)
     closing = [False]
     real_close = CompactPullTable._close_layer
 
@@ -289,10 +286,9 @@ def test_the_compact_tables_peak_while_growing_is_within_its_size_limit(monkeypa
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)  # (the entries' share shows)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, span=1 << 14)  # (the entries' share shows)
     most = 1_000_000
     tracemalloc.start()
     table.grow(Control(), None, most)
@@ -312,10 +308,9 @@ def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypat
 
     if not symmetric:
         plain(monkeypatch)
-    monkeypatch.setattr(sokoban_pulls_compact, "SPAN", 1 << 14)
     lvl = microban(144)[143][0]
     board = compile_board(lvl)
-    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor)
+    table = CompactPullTable(board, board.mask(lvl.boxes) & board.floor, span=1 << 14)
     memory = 40 << 20
     tracemalloc.start()
     while True:
@@ -353,13 +348,12 @@ def test_a_search_asked_to_keep_its_table_hands_it_over_still_growing(monkeypatc
     """push_search's keep_pulls: the table grown in the search's process (here in halves,
     with a time budget and no spare core, and held to 500 entries: dropped halfway) comes
     back with its frontier, taken up or not, and grows on to the table a fresh one grows to."""
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     monkeypatch.setattr(pull_policy, "spare_core", lambda: False)
     real = pull_policy.grown_in_halves
     monkeypatch.setattr(pull_policy, "grown_in_halves", lambda table, control, half, most, *args, **kwargs: real(
         table, control, half, 500, *args, **kwargs))
     use_kind(monkeypatch, kind)
-    board, boxes, (table,) = kept_by_the_pushes_alone(36)
+    board, boxes, (table,) = kept_by_the_pushes_alone(36, tuned(pulls={"after": 1}))
     assert isinstance(table, KINDS[kind]) and table.can_grow and 0 < table.radius and not table.complete
     fresh = KINDS[kind](board, boxes)
     for grown in (table, fresh):
@@ -373,20 +367,20 @@ def test_a_table_grown_in_a_child_beside_the_search_is_not_handed_over(monkeypat
     search's own copy was never grown: keep_pulls stays empty (the tie-break grows its own)."""
     if not spare_core():
         pytest.skip("needs two cores")
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
     wait_for_the_child(monkeypatch, True)
-    assert kept_by_the_pushes_alone(36)[2] == []
+    assert kept_by_the_pushes_alone(36, tuned(pulls={"apart_after": 1}))[2] == []
 
 
-def kept_by_the_pushes_alone(number: int) -> tuple:
+def kept_by_the_pushes_alone(number: int, tuning: SokobanTuning) -> tuple:
     """(board, start boxes, what push_search put in keep_pulls) after proving the pushes
     alone on Microban `number` with a time budget (their count checked)."""
     lvl, row = microban(number)[number - 1]
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     kept: list = []
+    control = Control(Budget(seconds=60))
     found = sokoban_search.push_search(
-        build_tables(board), boxes, player, Control(Budget(seconds=60)), "pushes", pushes_only=True, keep_pulls=kept
+        build_tables(board), boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept, tuning=tuning
     )
     assert found[1] // sokoban_search.MAJOR == int(row["min_pushes"])
     return board, boxes, kept
@@ -410,7 +404,6 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     machine): a node the table raised and that comes out after the table grew is asked
     again (else a shallow table's bound stays with it). Microban #36: 1,809 positions
     are asked at more than one radius; 20 (nodes opened again) without."""
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
     real_grow, real_bound = CompactPullTable.grow, CompactPullTable.bound
     monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
@@ -418,7 +411,7 @@ def test_a_node_raised_by_the_table_is_asked_again_once_the_table_has_grown(monk
     monkeypatch.setattr(CompactPullTable, "bound", lambda self, boxes, player: radii.setdefault(
         (boxes, player), set()).add(self.radius) or real_bound(self, boxes, player))
     lvl, row = microban(36)[35]
-    assert checked(lvl, solve(lvl, "pushes"))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=tuned(pulls={"after": 1})))[1] == int(row["min_pushes"])
     assert sum(len(seen) > 1 for seen in radii.values()) > 900
 
 
@@ -500,7 +493,7 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
     the search counts that share as held (else the two together could pass the budget)."""
     from fewest.solvers.sokoban.board.tables import build_tables
 
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    tuning = tuned(pulls={"apart_after": 1})
     monkeypatch.setattr(pull_policy, "spare_core", lambda: True)
     monkeypatch.setattr(PullsApart, "ready", lambda self: False)  # still growing
     lvl = microban(93)[92][0]
@@ -512,17 +505,18 @@ def test_a_table_growing_apart_counts_in_the_memory_budget(monkeypatch):
         control = Control(Budget(seconds=60.0, nodes=3_000, memory_bytes=memory))
         with pytest.raises(Stopped):
             sokoban_search.push_search(
-                build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes"
+                build_tables(board), board.mask(lvl.boxes) & board.floor, board.inside(lvl.player), control, "pushes",
+                tuning=tuning,
             )
         counted = control.stored * control.bytes_per_entry
-        assert (counted >= pull_policy.PULLS_MEMORY * memory * 0.9) is helper
+        assert (counted >= tuning.pulls.memory * memory * 0.9) is helper
 
 
 def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
     """In a worker thread (the app's hints) the child comes from a server process and makes
     its own table from the board and the start (a table pickles without what it grows
     from): the counts are the same, and tables it sent are used."""
-    monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+    tuning = tuned(pulls={"apart_after": 1})
     wait_for_the_child(monkeypatch, True)
     made, taken = [], []
     real_init, real_take = PullsApart.__init__, PullsApart.take
@@ -537,7 +531,7 @@ def test_off_the_main_thread_the_table_is_grown_apart_all_the_same(monkeypatch):
 
     def work():
         for lvl, row in microban(40)[30:]:
-            counts.append((checked(lvl, solve(lvl, "pushes", seconds=60.0))[1], int(row["min_pushes"])))
+            counts.append((checked(lvl, solve(lvl, "pushes", tuning=tuning, seconds=60.0))[1], int(row["min_pushes"])))
 
     worker = threading.Thread(target=work)
     worker.start()
@@ -625,34 +619,32 @@ def test_a_table_one_layer_short_of_the_matching_at_halfway_grows_on(monkeypatch
 def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkeypatch, apart, kind):
     table_class = use_kind(monkeypatch, kind)
     if apart:
-        monkeypatch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
         wait_for_the_child(monkeypatch, True)
-        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.0002)
+        short = tuned(pulls={"apart_after": 1, "apart_share": 0.0002})
         asked = []
         real_bound = table_class.bound
         monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
         lvl, row = microban(36)[35]
-        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert checked(lvl, solve(lvl, "pushes", tuning=short, seconds=60.0))[1] == int(row["min_pushes"])
         assert not asked  # dropped in the child: never asked
-        monkeypatch.setattr(pull_policy, "PULLS_APART_SHARE", 0.25)  # ample: it completes
+        ample = tuned(short, pulls={"apart_share": 0.25})  # ample: it completes
         lvl, row = microban(6)[5]  # (searched long enough to look for the table: 235 expansions)
-        assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+        assert checked(lvl, solve(lvl, "pushes", tuning=ample, seconds=60.0))[1] == int(row["min_pushes"])
         assert asked  # complete at once, sent and asked
         return
     wait_for_the_child(monkeypatch, False)
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
-    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.0002)  # 6 ms a half: a few layers at most
+    short = tuned(pulls={"after": 1, "share": 0.0002})  # 6 ms a half: a few layers at most
     grown, asked = [], []
     real_grow, real_bound = table_class.grow, table_class.bound
     monkeypatch.setattr(table_class, "grow", lambda self, *a: grown.append(self) or real_grow(self, *a))
     monkeypatch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
-    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=short, seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
-    monkeypatch.setattr(pull_policy, "PULLS_SHARE", 0.002)  # 60 ms a half
+    longer = tuned(short, pulls={"share": 0.002})  # 60 ms a half
     lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
     grown.clear()
-    assert checked(lvl, solve(lvl, "pushes", seconds=60.0))[1] == int(row["min_pushes"])
+    assert checked(lvl, solve(lvl, "pushes", tuning=longer, seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 2 and grown[0].complete and asked
 
 
@@ -704,9 +696,8 @@ def test_on_microban_144_a_quarter_of_the_entries_answer_for_all(monkeypatch, ki
 def test_what_a_symmetric_tables_lookups_remember_is_bounded_counted_and_not_sent(monkeypatch, most):
     # each box set's least image is remembered, then forgotten past `most`: the answers stay
     # those of a table that keys every image apart
-    monkeypatch.setattr(sokoban_pulls_compact, "SEEN_MOST", most)
     lvl = microban(144)[143][0]
-    symmetric = table_for(lvl, 3_000, "compact")
+    symmetric = table_for(lvl, 3_000, "compact", seen_most=most)
     bare = symmetric.nbytes()
     plain(monkeypatch)
     whole = layers_up_to(table_for(lvl, 4 * len(symmetric) + 2_000, "dict"), symmetric.radius)

@@ -11,7 +11,6 @@ import pytest
 
 from fewest.engine import sokoban as S
 from fewest.solvers import Control, Status
-from fewest.solvers.sokoban.pulls import policy as pull_policy
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import CompactPullTable, PullTable
@@ -20,7 +19,7 @@ from fewest.solvers.sokoban.pulls.forward import FAR, ForwardBound, ForwardSums,
 from fewest.solvers.sokoban.board.symmetry import board_symmetry
 from fewest.solvers.sokoban.board.tables import UNREACHABLE
 from tests.sokoban_support import checked, lexicographic_optimum, microban, random_rooms, search_position, solve
-from tests.sokoban_support import symmetric_room
+from tests.sokoban_support import symmetric_room, tuned
 
 MOVES = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
@@ -156,7 +155,7 @@ def test_the_push_search_proves_the_same_counts_with_the_table_limited(monkeypat
     """Grown in step with the search (as with no time budget, here a layer at a time), the
     table gets the pushes of the best plan the search knows; under pushes the counts are the independent search's
     and Microban's, under moves no limit is given."""
-    monkeypatch.setattr(pull_policy, "PULLS_AFTER", 1)
+    at_once = tuned(pulls={"after": 1})
     real_grow = CompactPullTable.grow  # (a layer each time: the same run on any machine)
     monkeypatch.setattr(CompactPullTable, "grow", lambda self, control, seconds, most, limit: real_grow(
         self, control, None, most, until=self.radius + 1, limit=limit))
@@ -166,7 +165,7 @@ def test_the_push_search_proves_the_same_counts_with_the_table_limited(monkeypat
     for room in random_rooms(442, 12):
         for metric in ("pushes", "moves"):
             limits.clear()
-            solution, best = solve(room, metric), lexicographic_optimum(room, metric)
+            solution, best = solve(room, metric, tuning=at_once), lexicographic_optimum(room, metric)
             if best is None:
                 assert solution.status is Status.UNSOLVABLE
                 continue
@@ -177,7 +176,7 @@ def test_the_push_search_proves_the_same_counts_with_the_table_limited(monkeypat
     limited = tight = 0
     for lvl, row in microban(12):
         limits.clear()
-        assert checked(lvl, solve(lvl, "pushes"))[1] == int(row["min_pushes"])
+        assert checked(lvl, solve(lvl, "pushes", tuning=at_once))[1] == int(row["min_pushes"])
         told = {limit for limit in limits if limit is not None}
         assert not told or min(told) >= int(row["min_pushes"])
         limited += bool(told)

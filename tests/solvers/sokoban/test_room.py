@@ -5,6 +5,7 @@ are real, and the search that uses it proves the same optimum as without it."""
 import random
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -13,8 +14,9 @@ from fewest.solvers.common.control import Stopped
 from fewest.solvers.common.assignment import assign, matching_cost
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.bounds import rooms as sokoban_room
-from fewest.solvers.sokoban.bounds.rooms import MAX_STATES, find_rooms, room_bounds, room_bounds_within
+from fewest.solvers.sokoban.bounds.rooms import find_rooms, room_bounds, room_bounds_within
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, build_tables
+from fewest.solvers.sokoban.tuning import TUNING
 from tests.sokoban_support import (
     checked,
     level,
@@ -25,6 +27,8 @@ from tests.sokoban_support import (
     search_position,
     solve,
 )
+
+MAX_STATES = TUNING.rooms.max_states  # (a room table's positions at most)
 
 TWO_ROOMS = """\
 #########
@@ -201,19 +205,19 @@ def test_a_build_cut_short_goes_on_from_there_when_asked_again(microban_153, mon
     assert room_bounds(board, live, 10) == both
 
 
-def test_a_room_too_large_for_a_table_is_given_up(microban_153, monkeypatch):
-    monkeypatch.setattr(sokoban_room, "MAX_STATES", 5_000)
+def test_a_room_too_large_for_a_table_is_given_up(microban_153):
+    rooms = replace(TUNING.rooms, max_states=5_000, hopeless=1_000)  # (still tried up to 5M box sets, as by default)
     board, live = microban_153
-    bounds, more = room_bounds_within(board, live, 10, 10**6)
+    bounds, more = room_bounds_within(board, live, 10, 10**6, tuning=rooms)
     assert len(bounds) == 1 and not more
-    assert list(sokoban_room._built.values())[0][find_rooms(board)[0]] is sokoban_room.TOO_LARGE
+    assert sokoban_room._built[board, live, 10, rooms][find_rooms(board)[0]] is sokoban_room.TOO_LARGE
 
 
 def test_a_search_cut_short_is_kept_for_the_last_board_asked_only(microban_153):
     big, live = microban_153
     with pytest.raises(Stopped):
         room_bounds_within(big, live, 10, MAX_STATES, stopper(20))
-    rooms = sokoban_room._built[big, live, 10]
+    rooms = sokoban_room._built[big, live, 10, TUNING.rooms]
     [begun] = [known for known in rooms.values() if isinstance(known, sokoban_room._RoomSearch)]
     assert len(begun) > 2_000
     other = compile_board(level(TWO_ROOMS))

@@ -25,6 +25,7 @@ from fewest.solvers.sokoban.pruning.deadlock import frozen_group, is_dead
 from fewest.solvers.sokoban.pruning.corral_probe import CorralProbe
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables, side_row
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
 from tests.sokoban_support import (
     checked,
@@ -38,6 +39,7 @@ from tests.sokoban_support import (
     random_rooms,
     search_position,
     solve,
+    tuned,
 )
 
 from tests.sokoban_support import DATA
@@ -450,14 +452,30 @@ def test_when_the_weighted_search_runs_out_the_pushes_alone_still_offer_a_plan(m
     lvl, row = microban(150)[149]
     solution = solve(lvl, "moves", nodes=20_000)
     searched = [call[:-1] for call in calls]
-    weight = solver.BEST_EFFORT_WEIGHT
+    weight = TUNING.best_effort.weight
     assert searched == [("moves", 1, False), ("backwards",), ("moves", weight, False), ("pushes", weight, True)]
-    backward_end = 18_000 + int(2_000 * solver.BACKWARD_SHARE)
+    backward_end = 18_000 + int(2_000 * TUNING.best_effort.backward_share)
     assert [call[-1].nodes for call in calls] == [18_000, backward_end, (backward_end + 20_000) // 2, 20_000]
     assert solution.status is Status.FOUND and solution.stats.reason == "nodes"
     moves = oracle.replay_length(S, lvl, list(solution.moves))  # a real plan, that solves
     assert solution.extra["pushes"] == S.tally(solution.moves).pushes >= int(row["min_pushes"])
     assert solution.at_least <= moves
+
+
+def test_the_solver_object_hands_its_tuning_down(monkeypatch):
+    """SokobanSolver(tuning): its solve and warm_up pass the record on (here a best effort
+    given half of the budgets, and the goal rooms' own part)."""
+    from fewest.solvers.sokoban import SokobanSolver
+
+    calls = recorded_searches(monkeypatch, stop="nodes")
+    tuning = tuned(best_effort={"share": 0.5}, rooms={"max_states": 1_000})
+    lvl, _ = microban(150)[149]
+    SokobanSolver(tuning).solve(lvl, S.initial_state(lvl), Control(Budget(nodes=20_000)), "moves")
+    assert calls[0][:3] == ("moves", 1, False) and calls[0][3].nodes == 10_000  # (the proof: half of it, not 18,000)
+    asked = []
+    monkeypatch.setattr(solver, "room_bounds", lambda *args: asked.append(args[-1]))
+    SokobanSolver(tuning).warm_up(lvl)
+    assert asked == [tuning.rooms]
 
 
 def test_under_memory_alone_the_first_weighted_search_leaves_room_for_the_second(monkeypatch):
@@ -467,7 +485,7 @@ def test_under_memory_alone_the_first_weighted_search_leaves_room_for_the_second
     calls = recorded_searches(monkeypatch, stop="memory")
     lvl, _ = microban(150)[149]
     solution = solve(lvl, "pushes", memory_bytes=40_000_000)
-    weight = solver.BEST_EFFORT_WEIGHT
+    weight = TUNING.best_effort.weight
     # the proof, the proof of the pushes alone, then the two weighted searches
     assert [(*call[:3], call[3].memory_bytes) for call in calls] == [
         ("pushes", 1, False, 40_000_000), ("pushes", 1, True, 40_000_000),

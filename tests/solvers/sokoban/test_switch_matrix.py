@@ -22,10 +22,8 @@ from fewest.solvers import Budget, Control
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.bounds import rooms as sokoban_rooms
 from fewest.solvers.common.processes import spare_core
-from fewest.solvers.sokoban.pulls import policy as pull_policy
-from fewest.solvers.sokoban.searches import push as search_module
-from fewest.solvers.sokoban.searches import tie_break as tie_break_module
-from tests.sokoban_support import checked, children_made, microban
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
+from tests.sokoban_support import checked, children_made, microban, tuned
 from tests.solvers.sokoban.test_pulls import use_kind, wait_for_the_child
 from tests.solvers.sokoban.test_tie_break import tie_break
 
@@ -52,11 +50,15 @@ def fewest_pushes_then_moves(number: int) -> tuple[int, int]:
     return pushes, moves
 
 
-def solved(number: int, metric: str, budget: dict | None = None, best_effort: bool = True) -> tuple[int, int]:
+def solved(
+    number: int, metric: str, budget: dict | None = None, best_effort: bool = True, tuning: SokobanTuning = TUNING
+) -> tuple[int, int]:
     """Microban `number` solved from its start, the plan replayed: (moves, pushes)."""
     lvl = microban(number)[number - 1][0]
     control = Control(Budget(**(budget or {})))
-    return checked(lvl, solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=best_effort))
+    return checked(
+        lvl, solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=best_effort, tuning=tuning)
+    )
 
 
 # Each switch, turned with the monkeypatch: the level's (moves, pushes), and whether the
@@ -80,9 +82,9 @@ def child_beside(metric):
         if not spare_core():
             pytest.skip("the searches go apart only with two cores")
         made = children_made(patch)
-        patch.setattr(solver, "APART_AFTER", 0.0)  # the child starts at the push search's first look
-        patch.setattr(solver, "ALONE_AFTER", 0.0)
-        found = solved(number, metric, {"seconds": 30.0, "memory_bytes": 1 << 30}, best_effort=False)
+        # the child starts at the push search's first look
+        at_once = tuned(beside={"apart_after": 0.0}, alone={"after_margin": -TUNING.pulls.apart_share})
+        found = solved(number, metric, {"seconds": 30.0, "memory_bytes": 1 << 30}, best_effort=False, tuning=at_once)
         assert not multiprocessing.active_children()
         return found, any(child.started for child in made)
 
@@ -97,36 +99,35 @@ def pull_table(kind, budget, apart):
     def switch(patch, number):
         if apart and not spare_core():
             pytest.skip("the table is grown apart only with two cores")
-        patch.setattr(pull_policy, "PULLS_AFTER", 1)  # built on the first expansion
-        patch.setattr(pull_policy, "PULLS_APART_AFTER", 1)
+        at_once = tuned(pulls={"after": 1, "apart_after": 1})  # built on the first expansion
         wait_for_the_child(patch, apart)
         table_class = use_kind(patch, kind)
         asked = []
         real_bound = table_class.bound
         patch.setattr(table_class, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
-        return solved(number, "pushes", budget), bool(asked)
+        return solved(number, "pushes", budget, tuning=at_once), bool(asked)
 
     return switch
 
 
 def rooms_at_once(patch, number):
-    patch.setattr(search_module, "ROOM_AFTER", 1)
-    patch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
+    whole = tuned(push={"room_after": 1, "room_per_expansion": 10**9})
     asked = []
     real_bound = sokoban_rooms.RoomBound.bound
     patch.setattr(sokoban_rooms.RoomBound, "bound", lambda self, *a: asked.append(1) or real_bound(self, *a))
-    return solved(number, "pushes"), bool(asked)
+    return solved(number, "pushes", tuning=whole), bool(asked)
 
 
 def tie_break_with(table, rooms):
     def switch(patch, number):
         pushes = fewest_pushes_then_moves(number)[0]  # (proven before the switch is turned)
+        parts: dict = {"tie_break": {}}
         if not table:  # (every answer searched)
-            patch.setattr(tie_break_module, "TABLE_SHARE", 0.0)
-        if rooms:  # (whole before the first question; else once the questions made ROOM_AFTER expansions)
-            patch.setattr(tie_break_module, "ROOM_AFTER", 1)
-            patch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
-        pushes, moves = tie_break(microban(number)[number - 1][0], pushes, seconds=60)
+            parts["tie_break"]["table_share"] = 0.0
+        if rooms:  # (whole before the first question; else once the questions made room_after expansions)
+            parts["tie_break"]["room_after"] = 1
+            parts["push"] = {"room_per_expansion": 10**9}
+        pushes, moves = tie_break(microban(number)[number - 1][0], pushes, tuned(**parts), seconds=60)
         return (moves, pushes), None
 
     return switch

@@ -17,19 +17,20 @@ from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.board.tables import build_tables
-from fewest.solvers.sokoban.searches import push as search_module
 from fewest.solvers.sokoban.searches import tie_break as tie_break_module
 from fewest.solvers.sokoban.pulls.table import pull_table
 from fewest.solvers.sokoban.searches.tie_break import _Within, fewest_moves_of_fewest_pushes
+from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
-from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position
+from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position, tuned
 
 
-def tie_break(lvl: S.Level, pushes: int, **budget) -> tuple[int, int]:
+def tie_break(lvl: S.Level, pushes: int, tuning=TUNING, **budget) -> tuple[int, int]:
     """The tie-break's plan from the start, replayed: (pushes, moves) it really takes."""
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
-    plan = fewest_moves_of_fewest_pushes(build_tables(board), boxes, player, pushes, Control(Budget(**budget)))
+    control = Control(Budget(**budget))
+    plan = fewest_moves_of_fewest_pushes(build_tables(board), boxes, player, pushes, control, tuning=tuning)
     moves = solver.step_plan(board, boxes, player, plan)[0]
     return S.tally(moves).pushes, oracle.replay_length(S, lvl, moves)  # (raises unless it ends solved)
 
@@ -46,33 +47,36 @@ def test_the_fewest_moves_of_the_fewest_pushes_in_random_rooms():
     assert answered >= 20
 
 
+# Rooms whole at once: room tables grown to a billion positions per expansion
+ROOMS_WHOLE = {"room_per_expansion": 10**9}
+
+
 @pytest.fixture(params=["pull table", "no pull table"])
-def table(request, monkeypatch):
+def table(request):
     """With the pull table grown first (on small levels, to the plan's pushes: every answer a
-    look-up), or with none (every answer searched)."""
-    if request.param == "no pull table":
-        monkeypatch.setattr(tie_break_module, "TABLE_SHARE", 0.0)
-    return request.param
+    look-up), or with none (every answer searched): the tie-break's tuning of the table."""
+    share = 0.0 if request.param == "no pull table" else TUNING.tie_break.table_share
+    return {"table_share": share}
 
 
 @pytest.fixture(params=["rooms as the questions grow", "rooms at once"])
-def rooms(request, monkeypatch):
-    """The goal rooms' bounds built once the questions have made ROOM_AFTER expansions (on
-    these small levels, mostly never), or whole before the first question."""
+def rooms(request):
+    """The goal rooms' bounds built once the questions have made the tuning's
+    tie_break.room_after expansions (on these small levels, mostly never), or whole before
+    the first question: the tuning's parts for that, {part: fields}."""
     if request.param == "rooms at once":
-        monkeypatch.setattr(tie_break_module, "ROOM_AFTER", 1)
-        monkeypatch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
-    return request.param
+        return {"tie_break": {"room_after": 1}, "push": ROOMS_WHOLE}
+    return {}
 
 
-def within_pushes(lvl: S.Level, fewest: int) -> None:
+def within_pushes(lvl: S.Level, fewest: int, tuning=TUNING) -> None:
     """The question the layers ask, at the start, with no pull table (every answer searched):
     no within two short of the fewest pushes (a push changes the matching's parity, so one
     short is never asked), yes within them, and the same again from the answers kept."""
     board = compile_board(lvl)
     tables = build_tables(board)
     boxes, player = search_position(board, S.initial_state(lvl))
-    within = _Within(tables, pull_table(board, boxes), Control(Budget(seconds=30)), 0)
+    within = _Within(tables, pull_table(board, boxes), Control(Budget(seconds=30)), 0, tuning=tuning)
     assert not within(boxes, player, fewest - 2)
     assert within(boxes, player, fewest)
     assert not within(boxes, player, fewest - 2) and within(boxes, player, fewest)
@@ -91,11 +95,11 @@ def test_a_plan_within_the_pushes_left_and_none_within_fewer_in_random_rooms():
 @pytest.mark.parametrize("number", [14, 20, 36, 57, 59])  # (their matching at the start: 6 to 24 short)
 def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number, rooms):
     lvl, row = microban(number)[number - 1]
-    within_pushes(lvl, int(row["min_pushes"]))
+    within_pushes(lvl, int(row["min_pushes"]), tuned(**rooms))
 
 
 @pytest.mark.parametrize("number", [20, 36, 57, 59])
-def test_the_goal_rooms_end_questions_the_matching_leaves_open(number, monkeypatch):
+def test_the_goal_rooms_end_questions_the_matching_leaves_open(number):
     """The same answers from the start, with no pull table, in fewer expansions once the
     rooms' bounds are built (Microban #59: 140 against 1,544)."""
     lvl, row = microban(number)[number - 1]
@@ -103,12 +107,11 @@ def test_the_goal_rooms_end_questions_the_matching_leaves_open(number, monkeypat
     board = compile_board(lvl)
     tables = build_tables(board)
     boxes, player = search_position(board, S.initial_state(lvl))
-    monkeypatch.setattr(search_module, "ROOM_PER_EXPANSION", 10**9)
     expanded = []
     for after in (10**9, 1):
-        monkeypatch.setattr(tie_break_module, "ROOM_AFTER", after)
+        tuning = tuned(push=ROOMS_WHOLE, tie_break={"room_after": after})
         control = Control(Budget(seconds=30))
-        within = _Within(tables, pull_table(board, boxes), control, 0)
+        within = _Within(tables, pull_table(board, boxes), control, 0, tuning=tuning)
         assert not within(boxes, player, fewest - 2) and within(boxes, player, fewest)
         assert bool(within.rooms) == (after == 1)
         expanded.append(control.expanded)
@@ -239,7 +242,7 @@ def test_when_the_proof_runs_out_the_tie_break_proves_the_moves(monkeypatch):
 
 
 def test_when_the_tie_break_runs_out_too_the_pushes_alone_s_plan_is_found(monkeypatch):
-    def runs_out(*args):
+    def runs_out(*args, **kwargs):
         raise Stopped("time")
 
     monkeypatch.setattr(solver, "spare_core", lambda: False)
@@ -261,9 +264,10 @@ def test_when_the_tie_break_runs_out_too_the_pushes_alone_s_plan_is_found(monkey
 
 def test_a_tie_break_that_runs_to_the_end_of_its_time_leaves_some_to_reorder_the_plan(monkeypatch):
     """With no best effort after it (as the benchmark solves), the tie-break's time ends
-    before the proofs' (REORDER_SHARE): the plan of the pushes alone comes back reordered."""
+    before the proofs' (the tuning's alone.reorder_share): the plan of the pushes alone
+    comes back reordered."""
 
-    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None):
+    def until_the_time_is_up(tables, boxes, player, pushes, control, table=None, tuning=TUNING):
         while True:
             control.check()
             time.sleep(0.01)
@@ -464,7 +468,7 @@ def test_a_table_grown_on_midway_through_the_questions_gives_the_same_answer(num
     """The table one pull deep at first, then a layer deeper every 256 positions opened (the
     next layer foreseen to take no time): the answers kept stay true, and the plan is the
     proof's."""
-    def one_layer(tables, boxes, pushes, control, table):
+    def one_layer(tables, boxes, pushes, control, table, table_share):
         table = pull_table(tables.board, boxes)
         table.grow(control, None, 1 << 40, until=1)
         return table, [0.0]

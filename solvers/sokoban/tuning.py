@@ -1,0 +1,195 @@
+"""The Sokoban solver's knobs, one frozen record passed in (tests pass their own with
+`dataclasses.replace` instead of patching module globals): a part for each piece of the
+solver that reads them. Each comment keeps what was measured to choose the value.
+
+Values derived from two knobs are worked out where they are used (the pushes alone's
+waking: the pull table child's share plus `AloneTuning.after_margin`, solver.py).
+Facts rather than choices (the folded cost's MAJOR, byte sizes of structures, how often
+a loop looks at its budget) stay constants of their modules, and the sizes of data
+structures (the compact pull table's spans and blocks) are their constructors' own
+parameters (sokoban/pulls/compact.py, sokoban/pulls/sorted_blocks.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PushTuning:
+    """The push search (sokoban/searches/push.py)."""
+
+    room_after: int = 2_000  # expansions before a goal room's table is worth building
+    # The room tables' positions, at most, per expansion so far: they then cost about what the
+    # search has (~15-20 us a position, 50-100 us an expansion); a room not done by then goes
+    # on when the expansions have doubled. (Built whole at 2,000 expansions, a table took
+    # 0.7-1.7 s on Grigoriev 2001 #9, #31 and #57, searches of a fraction of a second, and was
+    # mostly thrown away as too large. Grigoriev 2001 pushes at 10 s: median 2.1 -> 1.0 s.)
+    room_per_expansion: int = 4
+    near_matching: int = 3  # the pull bound's lead on the matching beyond which the other bounds are skipped
+    # The time to let go of a stored or queued node when the search ends (measured: 1.26M of
+    # them in 1.09 s, Sasquatch #49 under pushes after 30 s), kept back from the time budget
+    # (the tie-break's answers too, sokoban/searches/tie_break.py).
+    release_seconds: float = 1e-6
+    never_cache: int = 200_000  # entries kept of the immovable-boxes answers before starting afresh
+
+
+@dataclass(frozen=True)
+class PullsTuning:
+    """When and on what the push search's pull table is grown (sokoban/pulls/policy.py, whose
+    docstring has the measurements behind the shares), and the child that grows it beside
+    the search (sokoban/pulls/apart.py)."""
+
+    after: int = 20_000  # expansions before the pull table is worth building
+    apart_after: int = 2_000  # the same, when a second process grows it
+    share: float = 0.25  # of the time budget, grown at once (in two halves)
+    apart_share: float = 0.5  # of the time budget, grown by a child beside the search
+    growth: float = 0.5  # in step: this much of the search's time since the table last grew
+    memory: float = 0.4  # of the memory budget, for the pull table
+    most_bytes: int = 1_000_000_000  # the pull table's memory at most
+    send_growth: float = 1.5  # the child sends a table again once it holds this many times the entries
+
+
+@dataclass(frozen=True)
+class RoomsTuning:
+    """The goal rooms' bounds (sokoban/bounds/rooms.py)."""
+
+    max_states: int = 100_000  # (room boxes, player's region) pairs; a larger room gets no table
+    hopeless: int = 50  # times max_states: box sets of the room's live cells beyond which the build is not tried
+    nested_pairs: int = 10_000  # pairs of cells tried as the doors of a room within a one-doorway room (~0.4 s)
+    # Pairs of cells tried as two doors where no room has one: the real collections' most is
+    # 23,005 (Microban II #132, 0.25 s); an open 30 x 30 hall has 400,000, which would cost
+    # more than most searches there.
+    door_pairs: int = 25_000
+
+
+@dataclass(frozen=True)
+class TieBreakTuning:
+    """The pushes metric's tie-break (sokoban/searches/tie_break.py)."""
+
+    table_share: float = 0.5  # of the time and memory left, at most, for the pull table first
+    room_after: int = 2_000  # its expansions before the goal rooms' tables are built (as the push search's)
+
+
+@dataclass(frozen=True)
+class MeetTuning:
+    """The search from both ends (sokoban/searches/meet.py, meet_compact.py), and its share
+    under the moves metric (solver.py)."""
+
+    # Moves: the proof's time and memory shares of the search from both ends, which goes first;
+    # the push search gets the rest. Measured on Microban and Microban II (290 levels), no
+    # level the push search proved was lost to the meet search running out first, and 9 more
+    # levels were proven, so it gets more than half the time. Side by side (a spare core) each
+    # gets all of the time, and memory is split the same way. Memory: with the states in dicts,
+    # Microban #144's proof from both ends peaked at 1.10 GB (9.7M states), over half of 2 GB;
+    # with 0.6 the push search keeps 0.8 GB. Packed in numpy (sokoban/searches/meet_compact.py), the
+    # proofs of #144 (123 moves) and #139 (335) peak at 1626 and 960 MiB in all. At 0.6 of
+    # 2 GiB, Grigoriev 2001 #100's search from both ends stopped on memory 4 moves short (386
+    # of 390; it needs 1.3 GiB), while its push search's bound sat at 174: at 0.65 it is proven
+    # in 53 s (1512 MiB in all). Microban under moves keeps its 154 proofs at the same
+    # expansions, and Microban II's ten hardest lost none.
+    share: float = 0.6
+    memory_share: float = 0.65
+    unbudgeted_bytes: int = 1 << 30  # where it stops when the caller set no memory budget
+    chunk: int = 1 << 14  # packed states expanded at a time (between looks at the budgets)
+
+
+@dataclass(frozen=True)
+class BesideTuning:
+    """A second proof in a child process beside the push search (solver.py,
+    sokoban/searches/apart.py)."""
+
+    apart_after: float = 0.05  # seconds of push search before the child is forked beside it
+    # Of the memory budget, kept back from the push search's share beside a child: what its
+    # process may add after its last check (Sasquatch #49: 5 MiB past its share, at 2 GiB)
+    check_room: float = 0.01
+    held_floor: float = 0.5  # of the push search's share, the least left once check_room and its process's size are off
+
+
+@dataclass(frozen=True)
+class AloneTuning:
+    """Pushes: the proof of the pushes alone and its tie-break (solver.py)."""
+
+    # The last of the proofs' time and node budgets, for a proof of the pushes alone
+    # when (pushes, moves) ran out. Microban #153: 336 pushes in 5 s that way; the proof of
+    # (pushes, moves) never got past 336 in 1,050 s (5.1M expansions). The first proof keeps
+    # 51 of 60 s (#144's takes 26-28 s, 39-48 s with another busy process beside it).
+    share: float = 0.15
+    # Of the pushes alone's time (the child's own, from its waking), kept from the tie-break
+    # for reordering the plan should it run out: reordered first, the plan took time the
+    # tie-break proved Microban II #120 without (1.7 s of the 2 s it was short); Sasquatch
+    # #49's 902 moves are 520 after 3 s of reordering (its child has 40-46 s).
+    reorder_share: float = 0.07
+    # With a spare core the pushes alone run beside the first proof instead, in a child forked
+    # early (while this process is small: a child's resident size starts at its parent's) that
+    # waits until the pull table's child is done (at most pulls.apart_share of the time; often
+    # half that, when the table is dropped), then searches until the proofs' time is up, on a
+    # share of the memory the first proof then gives up (Microban #144, whose pull table needs
+    # all of it, is proven before the child wakes). It wakes at pulls.apart_share + after_margin
+    # of the proofs' time at the latest.
+    after_margin: float = 0.05
+    memory_share: float = 0.25
+    room: float = 0.75  # of its memory left, the most the first proof may hold when the child wakes
+    # Seconds the child stops before the solve's time is up, for this process to read its word,
+    # replay its plan and close it (Sasquatch #49 with no best effort after: 60.04 s, its
+    # reordering having used the child's time to the end)
+    handoff: float = 0.25
+
+
+@dataclass(frozen=True)
+class BestEffortTuning:
+    """The searches for some plan once the proof ran out (solver.py `_best_effort`)."""
+
+    share: float = 0.1  # of the time and node budgets, kept for a plan when the proof runs out
+    weight: int = 5  # the weighted search's factor on the bound
+    first_memory: float = 0.5  # of the memory, for the weighted search under the metric
+    # Of the best effort's time and nodes, at most, for the packing search on a goal-room level.
+    # XSokoban, the child's part alone at 6 s a level: plans for 23 levels at 0.6, 22 at 0.4
+    # (#6 needs 3.3 s); the pushes alone after it still found #38, the one level it adds. With
+    # the packing advisor, 30 levels at either share.
+    packing_share: float = 0.6
+    backward_share: float = 0.35  # of the best effort's budgets, for the search backwards (first)
+    backward_weight: int = 3  # its factor on the matching
+
+
+@dataclass(frozen=True)
+class PackingTuning:
+    """The packing search on goal-room levels (sokoban/plans/packing_order.py)."""
+
+    cell_turn: int = 2  # every cell_turn-th position expanded comes from the cells (0: none do)
+    advise: bool = True  # a position from the cells also gets the packing advisor's children
+
+
+@dataclass(frozen=True)
+class InterleaveTuning:
+    """A plan's pushes reordered between boxes (sokoban/plans/interleave.py)."""
+
+    # Orders taken out at most (Microban II #120 takes 97,608): a hint with a memory budget only
+    # would otherwise wait on a plan of many boxes for as long as that lasts. XSokoban #4's packed
+    # plan (37 runs), whole: 244k out of the queue at 17,800 a second on a machine where playing
+    # each run afresh from every order gave 9,300.
+    most_orders: int = 200_000
+    # Runs reordered at a time before the whole plan: Microban #153 843 moves in 0.06 s (the whole
+    # plan: 831 in 0.6 s), Microban II #120 434 (412 in 3.5 s), Sasquatch #49 566 in 1.7 s (the
+    # whole plan takes more than most_orders orders; 902 moves before). 24 runs were up to 10
+    # times slower for little (#120 416; #49 594, some windows past most_orders).
+    window: int = 16
+
+
+@dataclass(frozen=True)
+class SokobanTuning:
+    """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
+
+    push: PushTuning = field(default_factory=PushTuning)
+    pulls: PullsTuning = field(default_factory=PullsTuning)
+    rooms: RoomsTuning = field(default_factory=RoomsTuning)
+    tie_break: TieBreakTuning = field(default_factory=TieBreakTuning)
+    meet: MeetTuning = field(default_factory=MeetTuning)
+    beside: BesideTuning = field(default_factory=BesideTuning)
+    alone: AloneTuning = field(default_factory=AloneTuning)
+    best_effort: BestEffortTuning = field(default_factory=BestEffortTuning)
+    packing: PackingTuning = field(default_factory=PackingTuning)
+    interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
+
+
+TUNING = SokobanTuning()
