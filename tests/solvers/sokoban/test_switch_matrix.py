@@ -68,12 +68,12 @@ def solved(
 def both_ends_first(patch, number):
     met = []
     real = solver.meet_search
-    patch.setattr(solver, "meet_search", lambda *args: met.append(real(*args)) or met[-1])
+    patch.setattr(solver, "meet_search", lambda *args, **kwargs: met.append(real(*args, **kwargs)) or met[-1])
     return solved(number, "moves"), bool(met) and met[-1] is not None  # (its answer, not the push search's)
 
 
 def push_search_alone(patch, number):
-    patch.setattr(solver, "_meet_first", lambda *_: None)
+    patch.setattr(solver, "_meet_first", lambda *_, **__: None)
     return solved(number, "moves"), None
 
 
