@@ -108,6 +108,7 @@ def test_microban_pushes_alone_match_the_table(number):
     assert tally.pushes == int(row["min_pushes"])
 
 
+@pytest.mark.slow
 def test_microban_153_takes_336_pushes():
     # No proof of (pushes, moves) has got there (at least 336 after 300 s): the pushes alone
     # are proven in a few seconds.

@@ -129,7 +129,7 @@ def dict_table_like(room: S.Level, compact: CompactPullTable, most: int) -> Pull
     return layers_up_to(table_for(room, most, "dict"), compact.radius)
 
 
-@pytest.mark.parametrize("draw", [None, wide_room])
+@pytest.mark.parametrize("draw", [pytest.param(None, marks=pytest.mark.slow), wide_room])  # (None: with Microban)
 def test_compact_it_is_the_dict_table(draw):
     rooms = random_rooms(420, 12, draw)
     if draw is None:  # and on Microban: box cells up to 64 (#93), boxes up to 16 (#144)
@@ -259,6 +259,7 @@ def test_done_growing_it_lets_go_of_its_frontier_and_answers_the_same(kind):
         assert held > 2 * table.nbytes() and table.nbytes() < 10 * len(table) + 2**16
 
 
+@pytest.mark.slow
 def test_the_dict_tables_memory_is_not_underestimated():
     """What a growing dict table says it holds against what it allocated (its keys, ints
     and frontier), on a big board with big ints (620 cells: a flat 150 bytes an entry
@@ -276,6 +277,7 @@ def test_the_dict_tables_memory_is_not_underestimated():
     assert allocated <= table.bytes_per_entry * len(table)  # what its size limit counts on
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetric", [True, False])
 def test_the_compact_tables_peak_while_growing_is_within_its_size_limit(monkeypatch, symmetric):
     """The compact table's size limit counts entries (what a layer made, with its
@@ -298,6 +300,7 @@ def test_the_compact_tables_peak_while_growing_is_within_its_size_limit(monkeypa
     assert peak <= table.fixed_bytes + table.bytes_per_entry * most
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("symmetric", [True, False])
 def test_grown_a_layer_at_a_time_within_a_memory_its_peak_stays_within(monkeypatch, symmetric):
     """`most_within`, asked again after each layer (as the tie-break grows its table,

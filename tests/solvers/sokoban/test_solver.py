@@ -400,6 +400,7 @@ def test_a_stopped_search_holds_no_time_back_from_what_comes_after():
     assert solution.stats.reason == "nodes" and control.release_seconds == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_out_of_budget_a_weighted_search_still_offers_a_plan(metric, monkeypatch):
     # (pushes: when the proof of the pushes alone, next, runs out too)
@@ -556,6 +557,7 @@ def test_a_cancelled_proof_still_says_how_far_it_got():
     assert 0 < solution.at_least <= int(row["min_pushes"])
 
 
+@pytest.mark.slow
 def test_out_of_memory_the_weighted_search_still_offers_a_plan():
     # The app's hints have a memory budget only: the proof's table is freed before the
     # weighted search starts, and that search gets the whole budget again.
