@@ -47,3 +47,30 @@ class FamilySolver(Protocol):
 
     def bench_notes(self) -> list[str]:
         return []
+
+
+class ModuleSolver(FamilySolver):
+    """A family solver whose methods are its solver module's functions of the same names
+    (a family with no knobs to hold: rotation, shift, password). What the module lacks
+    (warm_up, bench_notes) keeps the contract's default."""
+
+    def __init__(self, family: str, module: Any) -> None:
+        self.family = family
+        self.metrics = tuple(module.METRICS)
+        self._module = module
+
+    def solve(self, level: Any, state: Any, control: Control, metric: str = "moves") -> Solution:
+        return self._module.solve(level, state, control, metric)
+
+    def warm_up(self, level: Any, check: Check = no_check) -> None:
+        if hasattr(self._module, "warm_up"):
+            self._module.warm_up(level, check)
+
+    def bench_cases(self, quick: bool) -> list[BenchCase]:
+        return self._module.bench_cases(quick)
+
+    def baseline(self, level: Any, state: Any, control: Control) -> Solution:
+        return self._module.baseline(level, state, control)
+
+    def bench_notes(self) -> list[str]:
+        return self._module.bench_notes() if hasattr(self._module, "bench_notes") else []
