@@ -18,12 +18,24 @@ from multiprocessing.process import BaseProcess
 from typing import Sequence
 
 
-def spare_core() -> bool:
-    """May a search have a helper in a child process (two cores, a way to start one from
-    this thread, and not a daemonic process, which may have no children)?"""
+# The cores this process may use, when it is one of several solving at once (`fewest solve
+# --jobs`): set in each worker, and inherited by its children, so N workers on N cores do
+# not each start a helper on a core another worker holds.
+CORES_VARIABLE = "FEWEST_CORES"
+
+
+def usable_cores() -> int:
+    """The cores this process may run on, at most its share (CORES_VARIABLE) where set."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    share = os.environ.get(CORES_VARIABLE, "")
+    return max(1, min(cores, int(share))) if share.isdigit() else cores
+
+
+def spare_core() -> bool:
+    """May a search have a helper in a child process (two cores of its own, a way to start
+    one from this thread, and not a daemonic process, which may have no children)?"""
     return (
-        cores >= 2
+        usable_cores() >= 2
         and _start_method() in multiprocessing.get_all_start_methods()
         and not multiprocessing.current_process().daemon
     )

@@ -36,6 +36,8 @@ def _positive(unit: str) -> Callable[[str], float]:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from fewest.tui.cli.batch_arguments import add_batch_arguments
+
     parser = argparse.ArgumentParser(
         prog="fewest",
         description="Terminal puzzles that know the fewest moves. Without a command, opens the app.",
@@ -66,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="same as --format json")
     solve.add_argument("--timeout", type=_positive("seconds"), metavar="S", help="seconds per level")
     solve.add_argument("--memory", type=_positive("GB"), metavar="GB",
-                       help="memory per level (default: half the machine's)")
+                       help="memory per level (default: half the machine's); with --jobs N, for the N at once")
+    add_batch_arguments(solve)
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
     check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")

@@ -51,11 +51,15 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
     return record
 
 
-def _text(record: dict, metric: str) -> str:
+def _head(record: dict) -> str:
     head = f"{record['file']} #{record['level']}"
     if record["title"]:
         head += f" {record['title']!r}"
-    head += f" ({record['family']})"
+    return head + f" ({record['family']})"
+
+
+def _text(record: dict, metric: str) -> str:
+    head = _head(record)
     status = record["status"]
     # what the proof got to when it stopped: no plan is shorter than this
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
@@ -150,7 +154,21 @@ def _print_result(entry: LevelEntry, solution: Solution, seconds: float, args: a
     return status
 
 
-def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
+def _print_crash(entry: LevelEntry, error: str, args: argparse.Namespace) -> int:
+    """A level whose worker died (or whose solve raised): its own line, and exit status 3."""
+    from fewest.tui.cli.parallel import CRASHED
+
+    if args.fmt == "contest":
+        print(f"fewest: {entry.where}: crashed: {error}", file=sys.stderr, flush=True)
+        print(NO_ANSWER, flush=True)
+        return CRASHED
+    record = {"file": entry.source, "level": entry.index, "title": entry.title, "family": entry.family,
+              "status": "crashed", "length": None, "plan": None, "optimal": False, "error": error}
+    print(json.dumps(record) if args.fmt == "json" else f"{_head(record)}: crashed: {error}", flush=True)
+    return CRASHED
+
+
+def _tallied(tally: Counter, total: int, unreadable: int) -> str:
     """The levels' outcomes in one line: `40 levels: 36 optimal, 3 found (not proven), 1 not solved`
     (`total` counts the levels that read; those that did not are named before it)."""
     unsolved = tally[Status.BUDGET] + tally[Status.CANCELLED]
@@ -159,6 +177,7 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
         f"{tally[Status.FOUND]} found (not proven optimal)" if tally[Status.FOUND] else "",
         f"{tally[Status.UNSOLVABLE]} with no solution" if tally[Status.UNSOLVABLE] else "",
         f"{unsolved} not solved" if unsolved else "",
+        f"{tally['crashed']} crashed" if tally["crashed"] else "",
     ]
     done = sum(tally.values())
     parts.append(f"{total - done} not started" if done < total else "")
@@ -167,8 +186,9 @@ def _tallied(tally: Counter[Status], total: int, unreadable: int) -> str:
 
 
 def run_solve(args: argparse.Namespace, load: Callable) -> int:
-    from fewest.solvers import Budget, solve
-    from fewest.solvers.registry import solver_for
+    from fewest.solvers import Budget
+    from fewest.tui.cli.batch_arguments import batched
+    from fewest.tui.cli.parallel import run_batch
 
     entries: list[LevelEntry] = []
     unreadable = []
@@ -199,7 +219,28 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
     # an unlimited one would grow until the system kills it (or everything else).
     # (a budget past any machine, e.g. 1e300 GB, is no budget: capped, not an overflow)
     memory = default_memory_bytes() if args.memory is None else int(min(args.memory * 2**30, 2**62))
-    budget = Budget(seconds=args.timeout, memory_bytes=memory)
+    if batched(args):
+        status, tally, stopped = run_batch(
+            args, entries, memory,
+            show=lambda entry, solution, seconds: _print_result(entry, solution, seconds, args),
+            show_crash=lambda entry, error: _print_crash(entry, error, args), record=_record,
+        )
+    else:
+        status, tally, stopped = _solve_in_turn(args, entries, Budget(seconds=args.timeout, memory_bytes=memory))
+    if args.fmt == "text" and len(entries) + len(unreadable) > 1:
+        print(f"fewest: {_tallied(tally, len(entries), len(unreadable))}", file=sys.stderr, flush=True)
+    if stopped:
+        # what was proved is printed above; the levels after it were not started
+        print("fewest: interrupted", file=sys.stderr, flush=True)
+        return 130
+    return 2 if unreadable or bad_files else status
+
+
+def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: Any) -> tuple[int, Counter, bool]:
+    """The levels one after another in this process: (exit status, tally, interrupted)."""
+    from fewest.solvers import solve
+    from fewest.solvers.registry import solver_for
+
     status = 0
     tally: Counter[Status] = Counter()
     line = ProgressLine(sys.stderr)
@@ -222,10 +263,4 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
             status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))
             tally[solution.status] += 1
     line.clear()  # (a press between two levels drew its "stopping" there)
-    if args.fmt == "text" and len(entries) + len(unreadable) > 1:
-        print(f"fewest: {_tallied(tally, len(entries), len(unreadable))}", file=sys.stderr, flush=True)
-    if interrupt.pressed.is_set():
-        # what was proved is printed above; the levels after it were not started
-        print("fewest: interrupted", file=sys.stderr, flush=True)
-        return 130
-    return 2 if unreadable or bad_files else status
+    return status, tally, interrupt.pressed.is_set()
