@@ -26,7 +26,7 @@ def _client(address: str) -> Any:
     except ImportError:
         raise ValueError("--scheduler needs dask.distributed: pip install 'fewest[cluster]'") from None
     try:
-        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        return Client(address, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ValueError(f"--scheduler: cannot reach a Dask scheduler at {address}: {exc}") from None
 
