@@ -7,10 +7,12 @@ from fewest.tui.cli.usage import UsageError
 
 
 def run_collection_bench(
-    path: str, metric: str, timeout: float, expected_csv: str | None = None, levels: str | None = None
+    path: str, metric: str, timeout: float, expected_csv: str | None = None, levels: str | None = None,
+    jobs: int | None = None,
 ) -> int:
     chosen = None if levels is None else level_numbers(levels)
     only = "" if levels is None else f" --levels {levels}"
+    only += "" if jobs is None else f" --jobs {jobs}"
     print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
     done: list[BenchRow] = []
 
@@ -20,7 +22,7 @@ def run_collection_bench(
 
     try:
         summary = run_collection(
-            path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen
+            path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen, jobs=jobs
         )
     except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
         raise UsageError(str(exc)) from None

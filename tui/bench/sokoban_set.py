@@ -18,7 +18,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable
+from typing import AbstractSet, Callable, Iterator
 
 from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.common.held_bytes import tree_resident_bytes
@@ -105,8 +105,10 @@ def run_collection(
     memory_bytes: int = 2 * 1024**3,
     expected_csv: str | os.PathLike | None = None,
     levels: AbstractSet[int] | None = None,
+    jobs: int | None = None,
 ) -> BenchSummary:
-    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`).
+    """Solve every level of the file at `path` (or those whose 1-based index is in `levels`),
+    `jobs` at once when given (0: one per core; the rows still come in the file's order).
     A file of another family, a level number it lacks or an unreadable table of expected
     counts raise ValueError (before any level is solved)."""
     from fewest.levels import read_file_each  # the runner is the only user of level files here
@@ -123,15 +125,15 @@ def run_collection(
     if missing:
         raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
+    chosen = [number for number in sorted(entries.keys() | errors.keys()) if levels is None or number in levels]
+    runs = _runs([entries[number].level for number in chosen if number in entries], metric, timeout, memory_bytes, jobs)
     rows = []
-    for number in sorted(entries.keys() | errors.keys()):
-        if levels is not None and number not in levels:
-            continue
+    for number in chosen:
         if number in errors:
             row = BenchRow(number, "", "unreadable", None, None, 0, 0.0, 0, error=errors[number])
         else:
             entry = entries[number]
-            row = _run_one(entry.level, metric, timeout, memory_bytes)
+            row = next(runs)
             want = expected.get(number)
             matches = None
             if want is not None and row.proven:
@@ -199,6 +201,29 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
         raise ValueError(f"{path}: not a table of counts: no column {exc} (the header names level, "
                          "min_pushes, min_moves and pushes_in_min_moves)") from None
     return {key: value for key, value in table.items() if value[0] is not None}
+
+
+def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None) -> Iterator[BenchRow]:
+    """The levels' rows in order: one after another here, or by `jobs` worker processes
+    (each forks its level's process as this one would; memory shared so that all the
+    levels at once stay within half the machine)."""
+    if jobs is None:
+        return (_run_one(level, metric, timeout, memory_bytes) for level in levels)
+    from fewest.tui.services.batch import Crash, LocalPool, in_order, worker_count
+    from fewest.tui.services.budgets import default_memory_bytes
+
+    pool = LocalPool(_run_task, worker_count(jobs))
+    share = min(memory_bytes, default_memory_bytes() // pool.workers)
+    tasks = [(level, metric, timeout, share) for level in levels]
+    return (
+        BenchRow(0, "", "crashed", None, None, 0, 0.0, 0, error=row.error) if isinstance(row, Crash) else row
+        for _, row in in_order(pool.results(tasks))
+    )
+
+
+def _run_task(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
+    """A worker's job (a Ctrl-C ends the run, and its workers, at once)."""
+    return _run_one(*task)
 
 
 def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:

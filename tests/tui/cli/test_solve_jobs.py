@@ -3,6 +3,7 @@ level whose worker is killed reported on its own line; a stopped run taken up ag
 
 Levels are tiny and budgets short (the whole file's solving is a few seconds of CPU)."""
 
+import io
 import json
 import multiprocessing
 import os
@@ -13,6 +14,7 @@ import time
 
 import pytest
 
+from fewest.tui.cli.batch_progress import BatchBar
 from fewest.tui.cli.main import main
 from tests.paths import DATA_DIR
 
@@ -131,3 +133,19 @@ def test_resume_skips_the_levels_a_stopped_run_finished(tmp_path, capsys, ctrl_c
     assert "#3 '3'" in again
     lines = resume.read_text().splitlines()
     assert lines[0] == first.strip() and sorted(json.loads(line)["level"] for line in lines) == [1, 2, 3]
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_bar_is_drawn_at_a_terminal_only(monkeypatch):
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for stream, drawn in ((io.StringIO(), False), (Terminal(), True)):
+        with BatchBar(3, stream) as bar:
+            for status in ("optimal", "budget", "crashed"):
+                bar.advance(status)
+        assert bar.counts == {"optimal": 1, "not solved": 1, "crashed": 1}
+        assert ("3/3" in stream.getvalue()) is drawn
+    assert not BatchBar(1, Terminal()).on  # (one level: no bar)
