@@ -2,6 +2,7 @@
 
 Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
 2 bad input or usage, with a one-line message naming the file and no traceback;
+3 a level crashed its worker process (`solve --jobs`, `--scheduler`; said on its line);
 130 stopped by Ctrl-C; 141 the output's reader went away (as a shell reports SIGPIPE).
 Imports stay lazy so `fewest solve` starts fast and never loads Textual.
 """
@@ -53,7 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     solve = sub.add_parser(
         "solve", help="print shortest plans for every level of the files",
         epilog="Exit status: 0 every level proven, 1 some level not (out of budget, or no plan; with "
-        "--format contest a proven 'no plan' counts as proven), 2 bad input, 130 stopped by Ctrl-C "
+        "--format contest a proven 'no plan' counts as proven), 2 bad input, 3 a level crashed its worker "
+        "(--jobs, --scheduler), 130 stopped by Ctrl-C "
         "(the first press stops the proof and prints what it proved; a second quits at once), 141 the "
         "output's reader went away.",
     )
