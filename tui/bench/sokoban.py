@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, format_row, format_summary, run_collection
+from fewest.tui.cli.batch_progress import BatchBar
 from fewest.tui.cli.usage import UsageError
 
 
@@ -15,15 +16,18 @@ def run_collection_bench(
     only += "" if jobs is None else f" --jobs {jobs}"
     print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
     done: list[BenchRow] = []
+    bar = BatchBar(0 if jobs is None else _count(path, chosen))  # (a bar for a run of many at once)
 
     def shown(row: BenchRow) -> None:
         done.append(row)
         print(format_row(row, metric), flush=True)
+        bar.advance(row.status)
 
     try:
-        summary = run_collection(
-            path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen, jobs=jobs
-        )
+        with bar:
+            summary = run_collection(
+                path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen, jobs=jobs
+            )
     except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -34,6 +38,19 @@ def run_collection_bench(
     print(format_summary(summary))
     # a wrong count first; then bad input (levels that did not read, each named in its row)
     return 1 if summary.mismatches else 2 if summary.unreadable else 0
+
+
+def _count(path: str, chosen: set[int] | None) -> int:
+    """How many levels the run solves (0 when the file does not read: the run says why)."""
+    from fewest.levels import read_file_each
+
+    if chosen is not None:
+        return len(chosen)
+    try:
+        collection = read_file_each(path)
+    except (ValueError, OSError):
+        return 0
+    return len(collection.entries) + len(collection.unreadable)
 
 
 def level_numbers(text: str) -> set[int]:
