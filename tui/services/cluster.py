@@ -3,13 +3,16 @@
 The cluster is Dask's (`dask scheduler`, `dask worker ADDRESS --nthreads 1`); this only
 submits one task a level and reads the results as they come, as LocalPool does. A level
 whose worker dies is tried again by Dask on another worker (its `allowed-failures`), and
-after that is a Crash. Dask cannot stop a task that runs: a Ctrl-C cancels the levels not
-started, and the run ends with the ones done.
+after that is a Crash. Dask does not stop a task that runs, so a Ctrl-C sets a Dask Event
+of the run's own that each level's search looks at (once a second, a round trip to the
+scheduler): the levels running stop with what they proved, and those not started yet
+come back at once, unsolved, and are left out.
 """
 
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from typing import Any, Callable, Iterator, Sequence
 
@@ -18,6 +21,7 @@ from fewest.tui.services.batch import Crash, Job
 
 CONNECT_SECONDS = 10.0
 POLL_SECONDS = 0.5  # how often the wait for results looks at a Ctrl-C
+STOP_POLL_SECONDS = 1.0  # how often a level's search asks the scheduler whether to stop
 
 
 def _client(address: str) -> Any:
@@ -43,23 +47,30 @@ class ClusterRun:
         self.stopping = True
 
     def results(self, tasks: Sequence[Any]) -> Iterator[tuple[int, Any]]:
-        from distributed import wait
+        from distributed import Event, wait
 
         run = uuid.uuid4().hex[:8]  # (keys of their own: two runs on one cluster never share a result)
+        stop = Event(f"fewest-stop-{run}", client=self.client)
         futures = [
-            self.client.submit(_on_worker, self.job, task, key=f"fewest-{run}-{index}", pure=False)
+            self.client.submit(_on_worker, self.job, task, stop.name, key=f"fewest-{run}-{index}", pure=False)
             for index, task in enumerate(tasks)
         ]
         index_of = {future.key: index for index, future in enumerate(futures)}
         pending = set(futures)
+        told = False
         try:
-            while pending and not self.stopping:
+            while pending:
+                if self.stopping and not told:
+                    stop.set()
+                    told = True
                 try:
                     done, pending = wait(pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
                 except TimeoutError:  # (nothing came in POLL_SECONDS: a look at `stopping`)
                     continue
                 for future in done:
-                    yield index_of[future.key], _result(future)
+                    result = _result(future)
+                    if result != NOT_STARTED:
+                        yield index_of[future.key], result
         finally:
             self.client.cancel(list(pending))
             self.client.close()
@@ -74,14 +85,33 @@ def _result(future: Any) -> Any:
         return Crash(what)
 
 
-def _on_worker(job: Job, task: Any) -> Any:
+NOT_STARTED = "fewest: not started"  # a level's answer when the run was stopped before it began
+
+
+def _on_worker(job: Job, task: Any, stop_name: str) -> Any:
     # A worker runs one task a thread (--nthreads 1): one core a level, no helper beside it
     os.environ[CORES_VARIABLE] = "1"
-    return job(task, _never)
+    stopped = _StopFlag(stop_name)
+    return NOT_STARTED if stopped() else job(task, stopped)
 
 
-def _never() -> bool:
-    return False
+class _StopFlag:
+    """The run's stop Event, looked at no more than once every STOP_POLL_SECONDS (a
+    search asks far more often than that)."""
+
+    def __init__(self, name: str) -> None:
+        from distributed import Event
+
+        self._event = Event(name)
+        self._next = 0.0
+        self._set = False
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if not self._set and now >= self._next:
+            self._next = now + STOP_POLL_SECONDS
+            self._set = self._event.is_set()
+        return self._set
 
 
 def worker_memory(default: Callable[[], int]) -> int:

@@ -1,10 +1,15 @@
 """`fewest solve --scheduler ADDRESS`: the levels solved by a Dask cluster's workers, with the
 output of `--jobs 2` (a LocalCluster of two single-threaded worker processes, started once)."""
 
+import os
+import signal
+import threading
+import time
+
 import pytest
 
 from fewest.tui.cli.main import main
-from tests.tui.cli.test_solve_jobs import _steady, mixed  # noqa: F401  (the same collection)
+from tests.tui.cli.test_solve_jobs import HOPELESS, _steady, microban, mixed  # noqa: F401  (the same levels)
 
 distributed = pytest.importorskip("distributed")
 
@@ -29,3 +34,23 @@ def test_a_scheduler_not_there_is_bad_input(mixed, capsys, monkeypatch):  # noqa
     monkeypatch.setattr("fewest.tui.services.cluster.CONNECT_SECONDS", 0.5)
     assert main(["solve", mixed, "--scheduler", "tcp://127.0.0.1:9", "--timeout", "0.3"]) == 2
     assert "cannot reach a Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+
+
+@pytest.fixture
+def ctrl_c_as_at_a_terminal():
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_stops_the_levels_running_on_the_cluster(tmp_path, scheduler, capsys, ctrl_c_as_at_a_terminal):
+    path = tmp_path / "hard.xsb"
+    path.write_text(microban(1) + HOPELESS.replace("; 153", "; 2") + HOPELESS.replace("; 153", "; 3")
+                    + microban(2).replace("; 2", "; 4") * 3)
+    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    code = main(["solve", str(path), "--timeout", "60", "--scheduler", scheduler])
+    out, err = capsys.readouterr()
+    assert code == 130 and time.monotonic() - started < 30
+    assert "#1 '1'" in out and out.count("not solved (cancelled") == 2  # (the two running: one a worker)
+    assert "#4" not in out and "interrupted" in err
