@@ -22,6 +22,11 @@ class ResumeFile:
         self.metric = metric
         self.done: dict[tuple[str, int], dict[str, Any]] = {}  # (file, level) -> its record
         self._read()
+        try:  # (a file that cannot be written is said now, not after the first level's proof)
+            with open(path, "ab"):
+                pass
+        except OSError as exc:
+            raise ValueError(f"{path}: cannot write the resume file: {exc.strerror or exc}") from None
 
     def _read(self) -> None:
         try:
