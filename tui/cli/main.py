@@ -116,9 +116,10 @@ def _position(collection: "Collection", level: int, path: str) -> int:
 
 def _shown(path: str) -> str:
     """A path as messages name it (standard input as the readers call it)."""
+    from fewest.levels.base import shown_name
     from fewest.levels.files import STDIN, STDIN_SOURCE
 
-    return STDIN_SOURCE if path == STDIN else path
+    return STDIN_SOURCE if path == STDIN else shown_name(path)
 
 
 def _left_out(problem: "Unreadable") -> str:
