@@ -4,18 +4,49 @@ child safely from any thread, and how to end it.
 A child is forked from the main thread (it starts with this process's tables at no
 cost); from any other thread (the app's workers) it is forked from a clean server
 process started with the solver's modules imported (`preload`), and what it runs is
-pickled over.
+pickled over. Every child dies with its parent (on Linux the kernel sends it SIGKILL the
+moment the process that forked it ends, however it ends): a killed app leaves no
+search running on.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import sys
 import threading
+from multiprocessing import util
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Sequence
+
+
+_PR_SET_PDEATHSIG = 1  # prctl's option (linux/prctl.h)
+
+
+def _die_with_parent(_: object) -> None:
+    """In a child, first thing: ask the kernel for SIGKILL when the process that forked it
+    (this process, or the fork server, which ends with it) dies, so no helper outlives a
+    killed app by the seconds it takes to notice. Elsewhere than Linux, a child still
+    notices by itself (its pipes close), a little later."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # (no libc to ask: the child notices by itself)
+        return
+    if os.getppid() == 1:  # (the parent died before the request: nobody is left to send it)
+        os._exit(1)
+
+
+class _Children:
+    """The registration's owner: multiprocessing holds it weakly, so it lives here for ever."""
+
+
+_CHILDREN = _Children()
+util.register_after_fork(_CHILDREN, _die_with_parent)  # (run in every child this process starts)
 
 
 def spare_core() -> bool:
