@@ -171,7 +171,7 @@ def test_solve_in_a_terminal_shows_its_progress_and_ctrl_c_keeps_what_was_proved
     assert "positions" not in screen and "Traceback" not in screen  # (the line was cleared)
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, how):
     # Within the second before the game's own timed save: only the way out can save it.
     path = write_levels(tmp_path, "rotation")
@@ -180,9 +180,9 @@ def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, h
     term.send("A")
     term.wait_for("Moves 1")
     app = term.app_pid()
-    if how == "SIGTERM":
-        os.kill(app, signal.SIGTERM)
-        term.wait_for("EXITED 143")
+    if how in ("SIGTERM", "SIGINT"):  # (`kill -INT`: at the board, Ctrl-C is a key, not a signal)
+        os.kill(app, getattr(signal, how))
+        term.wait_for(f"EXITED {128 + getattr(signal, how)}")
     else:
         term.close()  # tmux hangs up on the pane's processes, as a closed terminal window does
     deadline = time.monotonic() + 10
