@@ -112,7 +112,7 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         except (OSError, AttributeError, ValueError) as exc:  # closed, or not a byte stream
             raise LevelFormatError(f"cannot read standard input: {exc}", STDIN_SOURCE) from None
-        return read_text_each(_decoded(data, STDIN_SOURCE), STDIN_SOURCE, family)
+        return read_data_each(data, STDIN_SOURCE, family)
     try:
         # Opened without waiting (a FIFO with no writer would block for ever), then refused
         # unless a regular file: a FIFO, a device or a directory is no level file.
@@ -137,6 +137,12 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
             data = handle.read(MAX_FILE_BYTES + 1)  # (a file growing meanwhile: read no more)
     except OSError as exc:
         raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
+    return read_data_each(data, source, family)
+
+
+def read_data_each(data: bytes, source: str, family: str | None = None) -> Collection:
+    """A file's bytes, as read_file_each reads them once it has them (decoded as _decoded
+    says, then read_text_each): what a file named `source` holding `data` gives."""
     return read_text_each(_decoded(data, source), source, family)
 
 
