@@ -113,9 +113,14 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
         except (OSError, AttributeError, ValueError) as exc:  # closed, or not a byte stream
             raise LevelFormatError(f"cannot read standard input: {exc}", STDIN_SOURCE) from None
         return read_data_each(data, STDIN_SOURCE, family)
+    return read_data_each(regular_file_bytes(source), source, family)
+
+
+def regular_file_bytes(source: str) -> bytes:
+    """The bytes of file `source` (up to one past the size limit); LevelFormatError naming
+    it when it cannot be read or is no regular file: a FIFO with no writer would block for
+    ever, so it is opened without waiting, then refused, as a device or a directory is."""
     try:
-        # Opened without waiting (a FIFO with no writer would block for ever), then refused
-        # unless a regular file: a FIFO, a device or a directory is no level file.
         fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
             status = os.fstat(fd)
@@ -134,10 +139,16 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
                     f"file is {status.st_size / 1e6:.1f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB",
                     source,
                 )
-            data = handle.read(MAX_FILE_BYTES + 1)  # (a file growing meanwhile: read no more)
+            return handle.read(MAX_FILE_BYTES + 1)  # (a file growing meanwhile: read no more)
     except OSError as exc:
         raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
-    return read_data_each(data, source, family)
+
+
+def _kind(mode: int) -> str:
+    """What a path that is not a regular file is, in a message's words."""
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def read_data_each(data: bytes, source: str, family: str | None = None) -> Collection:

@@ -72,3 +72,14 @@ def test_check_cuts_a_title_of_megabytes(capsys, tmp_path):
     path.write_text("; " + "c" * 3_000_000 + "\nTitle: " + "t" * 3_000_000 + "\n" + LEVEL)
     code, out, _ = run(capsys, "check", str(path))
     assert code == 0 and len(out) < 1000 and "t" * 150 in out and "\u2026" in out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_bench_refuses_a_fifo_for_its_set_and_its_table(capsys, tmp_path):
+    fifo = tmp_path / "counts.csv"
+    os.mkfifo(fifo)
+    levels = tmp_path / "one.xsb"
+    levels.write_text(LEVEL)
+    for argv in (["--set", str(fifo)], ["--set", str(levels), "--expect", str(fifo)]):
+        code, _, err = run(capsys, "bench", "sokoban", *argv)
+        assert code == 2 and f"{fifo}: not a regular file (a FIFO)" in err
