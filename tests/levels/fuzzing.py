@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import signal
+import threading
 import traceback
 from importlib import resources
 from pathlib import Path
@@ -254,7 +255,7 @@ def _hang(*_: object) -> None:
 def problem(name: str, data: bytes) -> str | None:
     """What is wrong with reading `data` as file `name`; None when all is well (levels, or
     errors that name the file)."""
-    timed = hasattr(signal, "setitimer")
+    timed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if timed:
         before = signal.signal(signal.SIGALRM, _hang)
         signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
