@@ -31,10 +31,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _blocked() -> None:
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-
 def _interrupted(argv: list[str], delay: float, tmp_path: Path, terminal: bool = False) -> tuple[int, str]:
     """(exit code, standard error) of `fewest argv` sent SIGINT `delay` seconds after its start."""
     env = {**os.environ, "FEWEST_DATA_DIR": str(tmp_path / "data"), "TERM": "xterm-256color"}
@@ -43,8 +39,13 @@ def _interrupted(argv: list[str], delay: float, tmp_path: Path, terminal: bool =
     if terminal:  # (the app wants its keys and screen on a terminal)
         master, slave = pty.openpty()
         streams = {"stdin": slave, "stdout": slave}
-    process = subprocess.Popen([FEWEST, *argv], stderr=subprocess.PIPE, env=env, start_new_session=True,
-                               preexec_fn=_blocked, **streams)
+    # (blocked in this thread while it starts the command, which inherits the mask: no preexec_fn)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process = subprocess.Popen([FEWEST, *argv], stderr=subprocess.PIPE, env=env, start_new_session=True,
+                                   **streams)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
     try:
         time.sleep(delay)
         os.killpg(process.pid, signal.SIGINT)
