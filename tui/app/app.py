@@ -34,7 +34,7 @@ class FewestApp(App):
         super().__init__()
         self.store = ProgressStore(data_dir)
         self.ascii_only = want_ascii()
-        self._on_signals: list[int] = []  # (the loop's handlers that are ours: SIGTERM, SIGINT)
+        self._on_signals: dict[int, Any] = {}  # (the loop's handlers that are ours, and the ones before)
         self._hangup_before: Any = None  # (SIGHUP's handler before ours)
         if self.ascii_only:  # (the whole screen, Textual's widgets too, not just the boards)
             from fewest.tui.app.ascii_filter import AsciiFilter
@@ -103,8 +103,9 @@ class FewestApp(App):
             if number is None or signal.getsignal(number) is signal.SIG_IGN:
                 continue  # (no such signal here; or ignored by whoever started the app: stays so)
             try:
+                before = signal.getsignal(number)
                 asyncio.get_running_loop().add_signal_handler(number, self._terminated, number)
-                self._on_signals.append(number)
+                self._on_signals[number] = before
             except (NotImplementedError, RuntimeError, ValueError):
                 pass  # (a loop that cannot, or not in the main thread)
         if hangup is not None:  # (not on Windows)
@@ -132,8 +133,10 @@ class FewestApp(App):
                 screen.save_game()
 
     def on_unmount(self) -> None:
-        for number in self._on_signals:
+        for number, before in self._on_signals.items():
             asyncio.get_running_loop().remove_signal_handler(number)
+            if before is not None:  # (the loop would leave Python's default, not what was there)
+                signal.signal(number, before)
         self._on_signals.clear()
         if self._hangup_before is not None:
             signal.signal(signal.SIGHUP, self._hangup_before)
