@@ -222,6 +222,31 @@ def test_a_kill_9_keeps_what_was_solved_and_the_game_but_its_last_second(tmp_pat
     assert saved is not None and saved.record["entries"][:1] == [["move", "A"]]
 
 
+def test_two_copies_of_the_app_at_once_keep_each_others_progress(tmp_path, terminals):
+    path = write_levels(tmp_path, "rotation")
+    first, second = (entry.key for entry in read_file(path)[:2])
+    one = terminals("copy-one", [FEWEST, "play", path], tmp_path / "data")
+    two = terminals("copy-two", [FEWEST, "play", "--level", "2", path], tmp_path / "data")
+    one.wait_for("Rotation: Two moves")
+    two.wait_for("Rotation: Eight moves")  # (both have read the data directory by now)
+    two.send("A")
+    two.wait_for("Moves 1")
+    two.send("q")
+    two.wait_for("choose a level")
+    two.send("q")
+    two.wait_for("EXITED 0")  # (its game saved; the first copy's idea of the files is older)
+    one.send("A", "C")
+    one.wait_for("Solved in 2 moves")
+    one.send("q")
+    one.wait_for("choose a level")
+    one.send("q")
+    one.wait_for("EXITED 0")
+    store = ProgressStore(str(tmp_path / "data"))
+    assert store.level(first).solved
+    saved = store.saved_game(second)
+    assert saved is not None and saved.record["entries"] == [["move", "A"]]
+
+
 def _running(pid: int) -> bool:
     try:
         os.kill(pid, 0)  # (its parent, the pane's shell, waits for it or is gone: no zombie stays)
