@@ -16,6 +16,22 @@ MAX_LEVEL_CELLS = 10_000
 MAX_NUMBER_DIGITS = 18
 
 
+MAX_SHOWN_TITLE = 200  # characters of a title shown (a multi-megabyte title line is cut)
+
+
+def shown_name(name: str) -> str:
+    """A file name as messages print it: control characters (a newline, a terminal's
+    escape) and undecodable bytes escaped, so one name stays one line and is never obeyed."""
+    if name.isprintable():
+        return name
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in name)
+
+
+def clipped(text: str, limit: int = MAX_SHOWN_TITLE) -> str:
+    """`text` cut to `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 class LevelFormatError(ValueError):
     """Bad level text, located: `file:line:col: what is wrong`."""
 
@@ -35,7 +51,7 @@ class LevelFormatError(ValueError):
     def _text(self) -> str:
         where = []
         if self.file:
-            where.append(str(self.file))
+            where.append(shown_name(str(self.file)))
         if self.line is not None:
             where.append(f"line {self.line}")
         if self.column is not None:
@@ -78,7 +94,7 @@ class LevelEntry:
     @property
     def where(self) -> str:
         """The level as messages name it: its source and its place there."""
-        return f"{self.source} #{self.index}"
+        return f"{shown_name(self.source)} #{self.index}"
 
     @property
     def legacy_key(self) -> str:
@@ -92,8 +108,9 @@ class LevelEntry:
         return "lv" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def display_title(self) -> str:
-        """The title as shown: control characters (a terminal's escapes, off a file) as `?`."""
-        return (self.title or f"Level {self.index}").translate(_SHOWN)
+        """The title as shown: control characters (a terminal's escapes, off a file) as `?`,
+        and no longer than MAX_SHOWN_TITLE characters."""
+        return clipped(self.title or f"Level {self.index}").translate(_SHOWN)
 
 
 @dataclass(frozen=True)

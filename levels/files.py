@@ -10,6 +10,7 @@ CLI's `--family`). The path `-` is standard input, as Unix tools have it
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from typing import Callable, Sequence
 
@@ -111,19 +112,56 @@ def read_file_each(path: str | os.PathLike, family: str | None = None) -> Collec
             data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
         except (OSError, AttributeError, ValueError) as exc:  # closed, or not a byte stream
             raise LevelFormatError(f"cannot read standard input: {exc}", STDIN_SOURCE) from None
-        return read_text_each(_decoded(data, STDIN_SOURCE), STDIN_SOURCE, family)
+        return read_data_each(data, STDIN_SOURCE, family)
+    return read_data_each(regular_file_bytes(source), source, family)
+
+
+def regular_file_bytes(source: str) -> bytes:
+    """The bytes of file `source` (up to one past the size limit); LevelFormatError naming
+    it when it cannot be read or is no regular file: a FIFO with no writer would block for
+    ever, so it is opened without waiting, then refused, as a device or a directory is."""
     try:
-        size = os.path.getsize(source)
-        if size > MAX_FILE_BYTES:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            status = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if not stat.S_ISREG(status.st_mode):
+            os.close(fd)
             raise LevelFormatError(
-                f"file is {size / 1e6:.1f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                f"not a regular file ({_kind(status.st_mode)}): give a level file, or - for standard input",
                 source,
             )
-        with open(source, "rb") as handle:  # (a device such as /dev/zero has no size: read no more)
-            data = handle.read(MAX_FILE_BYTES + 1)
+        with open(fd, "rb") as handle:  # (closes fd)
+            if status.st_size > MAX_FILE_BYTES:
+                raise LevelFormatError(
+                    f"file is {status.st_size / 1e6:.1f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB",
+                    source,
+                )
+            return handle.read(MAX_FILE_BYTES + 1)  # (a file growing meanwhile: read no more)
     except OSError as exc:
         raise LevelFormatError(f"cannot read: {exc.strerror or exc}", source) from None
+
+
+def _kind(mode: int) -> str:
+    """What a path that is not a regular file is, in a message's words."""
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def read_data_each(data: bytes, source: str, family: str | None = None) -> Collection:
+    """A file's bytes, as read_file_each reads them once it has them (decoded as _decoded
+    says, then read_text_each): what a file named `source` holding `data` gives."""
     return read_text_each(_decoded(data, source), source, family)
+
+
+def _kind(mode: int) -> str:
+    """What a path that is not a regular file is, in a message's words."""
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def _decoded(data: bytes, source: str) -> str:

@@ -101,11 +101,11 @@ def _decode(raw: str, number: int, source: str) -> list[Row] | None:
         try:  # (a run length of too many digits is bad input, as a row too long is)
             repeat = whole_number(count, "run length", source, number, count_col) if count else 1
         except LevelFormatError:
-            if must:
+            if must or _all_grid(raw):
                 raise
             return None
         if len(text) + repeat > MAX_LEVEL_CELLS:
-            if must:
+            if must or _all_grid(raw):
                 message = f"row is longer than {MAX_LEVEL_CELLS} cells"
                 raise LevelFormatError(message, source, number, col)
             return None
@@ -120,6 +120,14 @@ def _decode(raw: str, number: int, source: str) -> list[Row] | None:
         return None
     rows.append(Row("".join(text), number, tuple(cols)))
     return rows
+
+
+def _all_grid(raw: str) -> bool:
+    """Is the line nothing but run-length grid (`10001#`, `3#|#@$.#`)? A digit-led row too
+    long is then refused as a `#`-led one is, not taken for a title."""
+    return any(char in _OBJECTS for char in raw) and all(
+        char in _BOARD or char == "|" or (char.isdigit() and char.isascii()) for char in raw
+    )
 
 
 def _bare_headers(lines: list[str]) -> dict[str, list[int]]:

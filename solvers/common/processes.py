@@ -4,18 +4,65 @@ child safely from any thread, and how to end it.
 A child is forked from the main thread (it starts with this process's tables at no
 cost); from any other thread (the app's workers) it is forked from a clean server
 process started with the solver's modules imported (`preload`), and what it runs is
-pickled over.
+pickled over. Every child ends the moment the process that started it ends, however it
+ends (`_die_with_parent`): a killed app leaves no search running on.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import select
+import signal
 import sys
 import threading
+from multiprocessing import util
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Sequence
+
+
+_PR_SET_PDEATHSIG = 1  # prctl's option (linux/prctl.h)
+
+
+def _die_with_parent(_: object) -> None:
+    """In a child, first thing: end it the moment the process that started it ends, however
+    that ends, so no helper outlives a killed app by the seconds it takes to notice. A
+    child forked here gets SIGKILL from the kernel when this process dies (Linux). One
+    forked by the fork server cannot ask that of the server (which lives on while any of
+    its children does), so a thread of its own waits for this process's end of their
+    pipe to close, and ends it then. Elsewhere than Linux the forked child notices by
+    itself (its pipes close), a little later."""
+    owner = multiprocessing.parent_process()
+    if owner is not None and owner.pid != os.getppid():  # (forked by the fork server)
+        threading.Thread(target=_end_with, args=(owner.sentinel,), daemon=True, name="owner-watch").start()
+        return
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # (no libc to ask: the child notices by itself)
+        return
+    if os.getppid() == 1:  # (the parent died before the request: nobody is left to send it)
+        os._exit(1)
+
+
+def _end_with(sentinel: int) -> None:
+    """Wait until `sentinel` (the owner's end of a pipe) closes, then end this process."""
+    try:
+        select.select([sentinel], [], [])
+    except (OSError, ValueError):  # (no such pipe after all: the child notices by itself)
+        return
+    os._exit(1)
+
+
+class _Children:
+    """The registration's owner: multiprocessing holds it weakly, so it lives here for ever."""
+
+
+_CHILDREN = _Children()
+util.register_after_fork(_CHILDREN, _die_with_parent)  # (run in every child this process starts)
 
 
 # The cores this process may use, when it is one of several solving at once (`fewest solve

@@ -196,6 +196,10 @@ def test_run_length_encoding_and_row_breaks():
         ("Title: t\nPush-par: -2\n####\n#@$.#\n####", "Push-par must be a whole number", 2, None),
         ("; nothing here\nhello\n", "no Sokoban level", 1, None),
         ("#" * 20001, "longer than", 1, None),
+        # A digit-led run-length row too long is refused too, not taken for a title (#75)
+        ("10001#\n#@$.#\n5#\n", "row is longer than 10000 cells", 1, 6),
+        ("20000#|#@$.#|5#\n", "row is longer than 10000 cells", 1, 6),
+        ("5#\n#@$.#\n" + "9" * 30 + "#\n", "run length is too large", 3, 1),
     ],
 )
 def test_errors_are_located(text, message, line, column):

@@ -34,7 +34,7 @@ class FewestApp(App):
         super().__init__()
         self.store = ProgressStore(data_dir)
         self.ascii_only = want_ascii()
-        self._on_term = False  # (the loop's SIGTERM handler is ours)
+        self._on_signals: dict[int, Any] = {}  # (the loop's handlers that are ours, and the ones before)
         self._hangup_before: Any = None  # (SIGHUP's handler before ours)
         if self.ascii_only:  # (the whole screen, Textual's widgets too, not just the boards)
             from fewest.tui.app.ascii_filter import AsciiFilter
@@ -94,14 +94,18 @@ class FewestApp(App):
         self._end_on_signals()
 
     def _end_on_signals(self) -> None:
-        """A plain `kill` (SIGTERM) saves the open games and ends the app as `q` does; a
-        closed terminal (SIGHUP) saves them and ends the process at once. By default both
-        end Python on the spot, losing up to a second of moves. Exit codes: 128 + signal."""
+        """A plain `kill` (SIGTERM), or SIGINT (the keys' Ctrl-C is a key here, but `kill
+        -INT` is not), saves the open games and ends the app as `q` does; a closed terminal
+        (SIGHUP) saves them and ends the process at once. By default all three end Python
+        on the spot, losing up to a second of moves. Exit codes: 128 + signal."""
         term, hangup = getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)
-        if term is not None:
+        for number in (term, signal.SIGINT):
+            if number is None or signal.getsignal(number) is signal.SIG_IGN:
+                continue  # (no such signal here; or ignored by whoever started the app: stays so)
             try:
-                asyncio.get_running_loop().add_signal_handler(term, self._terminated, term)
-                self._on_term = True
+                before = signal.getsignal(number)
+                asyncio.get_running_loop().add_signal_handler(number, self._terminated, number)
+                self._on_signals[number] = before
             except (NotImplementedError, RuntimeError, ValueError):
                 pass  # (a loop that cannot, or not in the main thread)
         if hangup is not None:  # (not on Windows)
@@ -129,8 +133,11 @@ class FewestApp(App):
                 screen.save_game()
 
     def on_unmount(self) -> None:
-        if self._on_term:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+        for number, before in self._on_signals.items():
+            asyncio.get_running_loop().remove_signal_handler(number)
+            if before is not None:  # (the loop would leave Python's default, not what was there)
+                signal.signal(number, before)
+        self._on_signals.clear()
         if self._hangup_before is not None:
             signal.signal(signal.SIGHUP, self._hangup_before)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import multiprocessing
 import os
 import resource
@@ -20,6 +21,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Iterator
 
+from fewest.levels.base import LevelFormatError
+from fewest.levels.files import regular_file_bytes
 from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.common.held_bytes import tree_resident_bytes
 
@@ -183,18 +186,18 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
 
     table = {}
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            for line, record in enumerate(csv.DictReader(handle), start=2):
-                if metric == "moves":
-                    counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
-                else:
-                    counts = (number(record["min_pushes"]), None)
-                level = number(record["level"])
-                if level is None:
-                    raise ValueError(f"{path}, line {line}: level {record['level']!r} is not a number")
-                table[level] = counts
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        text = regular_file_bytes(os.fspath(path)).decode("utf-8")  # (a FIFO is refused, not waited on)
+        for line, record in enumerate(csv.DictReader(io.StringIO(text, newline="")), start=2):
+            if metric == "moves":
+                counts = (number(record["min_moves"]), number(record["pushes_in_min_moves"]))
+            else:
+                counts = (number(record["min_pushes"]), None)
+            level = number(record["level"])
+            if level is None:
+                raise ValueError(f"{path}, line {line}: level {record['level']!r} is not a number")
+            table[level] = counts
+    except LevelFormatError as exc:
+        raise ValueError(str(exc)) from None
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a table of counts (not text)") from None
     except KeyError as exc:

@@ -9,13 +9,18 @@ Imports stay lazy so `fewest solve` starts fast and never loads Textual.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from fewest.tui.cli.interrupts import INTERRUPTED, quit_at_once, raise_on_ctrl_c
 from fewest.tui.cli.usage import UsageError
-from typing import TYPE_CHECKING, Callable, Sequence
 
+# Imported when used (typing and argparse too): until entry_point's first line a Ctrl-C is
+# Python's traceback, so the command's module loads as little as it can.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
+    from typing import Callable, Sequence
+
     from fewest.levels.base import Collection, LevelEntry, Unreadable
 
 FAMILY_NAMES = ("sokoban", "traffic", "rotation", "shift", "password")
@@ -25,6 +30,8 @@ def _positive(unit: str) -> Callable[[str], float]:
     """An argparse type: a finite number above zero (a budget of `unit`)."""
 
     def parse(text: str) -> float:
+        import argparse
+
         try:
             value = float(text)
         except ValueError:
@@ -37,6 +44,8 @@ def _positive(unit: str) -> Callable[[str], float]:
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     from fewest.tui.cli.batch_arguments import add_batch_arguments
 
     parser = argparse.ArgumentParser(
@@ -122,9 +131,10 @@ def _position(collection: "Collection", level: int, path: str) -> int:
 
 def _shown(path: str) -> str:
     """A path as messages name it (standard input as the readers call it)."""
+    from fewest.levels.base import shown_name
     from fewest.levels.files import STDIN, STDIN_SOURCE
 
-    return STDIN_SOURCE if path == STDIN else path
+    return STDIN_SOURCE if path == STDIN else shown_name(path)
 
 
 def _left_out(problem: "Unreadable") -> str:
@@ -215,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     try:
+        # (until here, from entry_point, a Ctrl-C ends it at once with 130; the app takes it
+        # over once mounted, saving the games it has open by then)
+        if args.command not in (None, "play"):
+            raise_on_ctrl_c()
         if args.command is None:
             return _run_app()
         if args.command == "play":
@@ -234,15 +248,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         print("fewest: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     return 2
 
 
 def entry_point() -> None:
+    quit_at_once()  # (first thing: a Ctrl-C while the command starts is no traceback)
     _usable_streams()
     try:
         code = main()
+        quit_at_once()  # (answered: a Ctrl-C now, in the interpreter's shutdown, ends it with 130)
         sys.stdout.flush()  # (a closed pipe shows here, not at exit)
+    except KeyboardInterrupt:  # (a second press, while main said it was interrupted)
+        code = INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`fewest check FILE | head`): stop quietly, no traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

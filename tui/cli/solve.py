@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from fewest.engine.base import format_plan, replay
 from fewest.engine.registry import rules_for
-from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.base import LevelEntry, LevelFormatError, clipped, shown_name
 from fewest.levels.registry import FORMATS
 from fewest.solvers.common.solution import Solution, Status
 from fewest.tui.services.budgets import default_memory_bytes
@@ -52,9 +52,9 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
 
 
 def _head(record: dict) -> str:
-    head = f"{record['file']} #{record['level']}"
+    head = f"{shown_name(record['file'])} #{record['level']}"
     if record["title"]:
-        head += f" {record['title']!r}"
+        head += f" {clipped(record['title'])!r}"
     return head + f" ({record['family']})"
 
 
@@ -212,7 +212,7 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
         for entry in entries:
             if _contest_formatter(entry) is None:
                 raise UsageError(
-                    f"{entry.source}: --format contest needs a contest input, "
+                    f"{shown_name(entry.source)}: --format contest needs a contest input, "
                     f"and this file is in the {entry.format or entry.family} format"
                 )
     # Never unbounded: a proof that outgrows the machine stops with what it proved, where
@@ -257,7 +257,7 @@ def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: 
                     should_stop=interrupt.pressed.is_set, on_progress=line.show,
                 )
             except ValueError as exc:  # e.g. a metric the family does not have
-                raise UsageError(f"{entry.source}: {exc}") from None
+                raise UsageError(f"{shown_name(entry.source)}: {exc}") from None
             finally:
                 line.clear()
             status = max(status, _print_result(entry, solution, time.perf_counter() - started, args))

@@ -12,7 +12,7 @@ Levels pasted into the app are kept as files of their own in `pasted/` (named by
 digest of the text, so pasting the same levels twice keeps one file), then opened
 like any other file.
 
-Every write is atomic (temp file, fsync, os.replace), and merges: the file is read again
+Every write is atomic (temp file, fsync, os.replace, the folder synced), and merges: the file is read again
 first and only what this store changed is put into it, so two instances of the app on one
 data directory keep each other's solves, games and recent files (under a lock file, where
 the system has flock). A file that does not parse is
@@ -472,3 +472,19 @@ def _write_atomically(folder: str, path: str, text: str) -> None:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename itself durable: a power cut right after it keeps the new file, not
+    the old one (POSIX; where a folder cannot be opened, as on Windows, the rename stands)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # (a file system that does not sync folders)
+        pass
+    finally:
+        os.close(fd)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from textual import events
 
@@ -454,6 +456,23 @@ async def test_an_unfinished_game_is_saved_soon_after_a_move_not_only_on_leaving
         await wait_for(pilot, lambda: ProgressStore(app.store.data_dir).saved_game(screen.entry.key) is not None)
         saved = ProgressStore(app.store.data_dir).saved_game(screen.entry.key)  # (as a killed app leaves it)
         assert saved.record["entries"] == [["move", "A"]]
+
+
+async def test_moves_without_a_break_are_saved_as_they_go_not_once_they_stop(tmp_path, monkeypatch):
+    # A kill loses at most the moves of the last SAVE_AFTER, however long the player kept moving (#74)
+    from fewest.tui.app.boards import screen as module
+
+    monkeypatch.setattr(module, "SAVE_AFTER", 0.5)
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        start = time.monotonic()
+        while time.monotonic() - start < 2.0:  # (a move each 0.05 s or so: never a pause of 0.5 s)
+            await pilot.press("A")  # (A again and again turns the same ring: the level wants a C)
+            await pilot.pause(0.05)
+        assert not screen.game.is_solved()
+        saved = ProgressStore(app.store.data_dir).saved_game(screen.entry.key)  # (as a killed app leaves it)
+        assert saved is not None and saved.record["entries"]
 
 
 @pytest.mark.parametrize("goal, said", [("exit A", "get car A out at ▶"),

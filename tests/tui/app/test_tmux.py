@@ -16,6 +16,7 @@ import pytest
 
 from fewest.levels import read_file, write_entries
 from fewest.levels.bundled import bundled_packs, find_pack
+from fewest.tui.services.progress import ProgressStore
 from tests.app_support import write_levels
 
 pytestmark = pytest.mark.tmux
@@ -171,7 +172,7 @@ def test_solve_in_a_terminal_shows_its_progress_and_ctrl_c_keeps_what_was_proved
     assert "positions" not in screen and "Traceback" not in screen  # (the line was cleared)
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGINT"])
 def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, how):
     # Within the second before the game's own timed save: only the way out can save it.
     path = write_levels(tmp_path, "rotation")
@@ -180,9 +181,9 @@ def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, h
     term.send("A")
     term.wait_for("Moves 1")
     app = term.app_pid()
-    if how == "SIGTERM":
-        os.kill(app, signal.SIGTERM)
-        term.wait_for("EXITED 143")
+    if how in ("SIGTERM", "SIGINT"):  # (`kill -INT`: at the board, Ctrl-C is a key, not a signal)
+        os.kill(app, getattr(signal, how))
+        term.wait_for(f"EXITED {128 + getattr(signal, how)}")
     else:
         term.close()  # tmux hangs up on the pane's processes, as a closed terminal window does
     deadline = time.monotonic() + 10
@@ -192,6 +193,58 @@ def test_a_kill_or_a_closed_terminal_still_saves_the_game(tmp_path, terminals, h
     games = tmp_path / "data" / "games.json"
     saved = json.loads(games.read_text(encoding="utf-8"))["games"][read_file(path)[0].key]
     assert saved["record"]["entries"] == [["move", "A"]]
+
+
+def test_a_kill_9_keeps_what_was_solved_and_the_game_but_its_last_second(tmp_path, terminals):
+    # (the store's own crash tests kill 50 times: tests/tui/services/test_progress_kills.py)
+    path = write_levels(tmp_path, "rotation")
+    first, second = (entry.key for entry in read_file(path)[:2])
+    term = terminals("kill9-solve", [FEWEST, "play", path], tmp_path / "data")
+    term.wait_for("Rotation: Two moves")
+    term.send("A", "C")
+    term.wait_for("Solved in 2 moves")
+    os.kill(term.app_pid(), signal.SIGKILL)  # (at once: the solve was written as it was made)
+    term.wait_for("EXITED 137")
+    term = terminals("kill9-game", [FEWEST, "play", "--level", "2", path], tmp_path / "data")
+    term.wait_for("Rotation: Eight moves")
+    term.send("A")
+    term.wait_for("Moves 1")
+    time.sleep(1.5)  # (more than the second within which a move is saved)
+    term.send("B")
+    term.wait_for("Moves 2")
+    os.kill(term.app_pid(), signal.SIGKILL)  # (the second move may be lost: it is of the last second)
+    term.wait_for("EXITED 137")
+    for name in ("progress.json", "games.json", "recent.json"):  # (every file parses)
+        json.loads((tmp_path / "data" / name).read_text(encoding="utf-8"))
+    store = ProgressStore(str(tmp_path / "data"))
+    assert store.level(first).solved and store.level(first).best_moves == 2
+    saved = store.saved_game(second)
+    assert saved is not None and saved.record["entries"][:1] == [["move", "A"]]
+
+
+def test_two_copies_of_the_app_at_once_keep_each_others_progress(tmp_path, terminals):
+    path = write_levels(tmp_path, "rotation")
+    first, second = (entry.key for entry in read_file(path)[:2])
+    one = terminals("copy-one", [FEWEST, "play", path], tmp_path / "data")
+    two = terminals("copy-two", [FEWEST, "play", "--level", "2", path], tmp_path / "data")
+    one.wait_for("Rotation: Two moves")
+    two.wait_for("Rotation: Eight moves")  # (both have read the data directory by now)
+    two.send("A")
+    two.wait_for("Moves 1")
+    two.send("q")
+    two.wait_for("choose a level")
+    two.send("q")
+    two.wait_for("EXITED 0")  # (its game saved; the first copy's idea of the files is older)
+    one.send("A", "C")
+    one.wait_for("Solved in 2 moves")
+    one.send("q")
+    one.wait_for("choose a level")
+    one.send("q")
+    one.wait_for("EXITED 0")
+    store = ProgressStore(str(tmp_path / "data"))
+    assert store.level(first).solved
+    saved = store.saved_game(second)
+    assert saved is not None and saved.record["entries"] == [["move", "A"]]
 
 
 def _running(pid: int) -> bool:

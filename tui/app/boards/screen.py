@@ -197,11 +197,15 @@ class BoardScreen(Screen[int]):
         self._save_soon()
 
     def _save_soon(self) -> None:
-        """Write the game once the changes pause: leaving the board is not the only save,
-        since a killed process or a closed terminal never leaves it."""
-        if self._save_timer is not None:
-            self._save_timer.stop()
-        self._save_timer = self.set_timer(SAVE_AFTER, self.save_game)
+        """Write the game SAVE_AFTER after its first unsaved change: leaving the board is not
+        the only save, since a killed process or a closed terminal never leaves it. (Not once
+        the changes pause: moves without a break would then go unsaved as long as they came.)"""
+        if self._save_timer is None:
+            self._save_timer = self.set_timer(SAVE_AFTER, self._save_due)
+
+    def _save_due(self) -> None:
+        self._save_timer = None
+        self.save_game()
 
     def say(self, text: str) -> None:
         """`text` on the message line (kept there until a move clears it)."""
