@@ -35,7 +35,8 @@ def port_number(text: str) -> int:
 
 
 def app_command(path: str | None, level: int | None, family: str | None) -> str:
-    """The shell command each tab runs: the app, or `play` on the file, with this Python."""
+    """The shell command each tab runs: the app, or `play` on the file, with this Python
+    (which, through `exec`, takes the shell's place: the tab's process is the app's)."""
     words = [sys.executable, "-m", "fewest.tui.cli.main"]
     if path is not None:
         words += ["play", os.path.abspath(path)]
@@ -43,7 +44,7 @@ def app_command(path: str | None, level: int | None, family: str | None) -> str:
             words += ["--level", str(level)]
         if family is not None:
             words += ["--family", family]
-    return shlex.join(words)
+    return ("exec " if os.name == "posix" else "") + shlex.join(words)
 
 
 def page_title(family: str | None) -> str:

@@ -53,7 +53,11 @@ KEYS = {
     "tab": ("Tab", "Tab", 9, "\t"),
     "left": ("ArrowLeft", "ArrowLeft", 37, ""), "up": ("ArrowUp", "ArrowUp", 38, ""),
     "right": ("ArrowRight", "ArrowRight", 39, ""), "down": ("ArrowDown", "ArrowDown", 40, ""),
+    "backspace": ("Backspace", "Backspace", 8, ""), "space": (" ", "Space", 32, " "),
 }
+# punctuation -> (code, Windows key code): xterm.js reads some keys by their code number
+PUNCTUATION = {".": ("Period", 190), ",": ("Comma", 188), "[": ("BracketLeft", 219), "]": ("BracketRight", 221),
+               "/": ("Slash", 191), "?": ("Slash", 191)}
 
 
 class Chromium:
@@ -169,13 +173,16 @@ class Tab:
         """Keys to the terminal, as a click on it would give them."""
         await self.evaluate("window.__terminal.focus()")
 
-    async def press(self, key: str) -> None:
-        """A key as the keyboard sends it: a name of KEYS, or one character."""
+    async def press(self, key: str, shift: bool = False, ctrl: bool = False) -> None:
+        """A key as the keyboard sends it: a name of KEYS, or one character (with shift or ctrl held)."""
         if key in KEYS:
             name, code, number, text = KEYS[key]
         else:
-            name, code, number, text = key, f"Key{key.upper()}", ord(key.upper()), key
-        down = {"key": name, "code": code, "windowsVirtualKeyCode": number}
+            name, text = key, key
+            code, number = PUNCTUATION.get(key) or (f"Key{key.upper()}" if key.isalpha() else f"Digit{key}", ord(key.upper()))
+        if ctrl:
+            text = ""  # (xterm.js makes the control character itself)
+        down = {"key": name, "code": code, "windowsVirtualKeyCode": number, "modifiers": 8 * shift + 2 * ctrl}
         await self.send("Input.dispatchKeyEvent", type="keyDown" if text else "rawKeyDown", text=text, **down)
         await self.send("Input.dispatchKeyEvent", type="keyUp", **down)
 

@@ -61,10 +61,24 @@ def test_only_a_host_others_can_reach_warns():
 
 def test_each_tab_runs_this_python_on_the_app_or_the_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert app_command(None, None, None) == f"{sys.executable} -m fewest.tui.cli.main"
+    assert app_command(None, None, None) == f"exec {sys.executable} -m fewest.tui.cli.main"
     assert app_command("a b.xsb", 3, "sokoban") == (
-        f"{sys.executable} -m fewest.tui.cli.main play '{tmp_path / 'a b.xsb'}' --level 3 --family sokoban")
+        f"exec {sys.executable} -m fewest.tui.cli.main play '{tmp_path / 'a b.xsb'}' --level 3 --family sokoban")
     assert page_title("traffic") == "fewest: traffic"
+
+
+@pytest.mark.parametrize("opened", [True, False])
+def test_open_opens_the_address_once_it_listens(opened, monkeypatch, capsys):
+    from fewest.tui.cli import web
+
+    asked = []
+    monkeypatch.setattr(web.webbrowser, "open", lambda url: asked.append(url) or opened)
+    server = web.FewestServer("true", "127.0.0.1", 8123, "fewest: shift", "the app", "http://127.0.0.1:8123/", True)
+    server._listening("(aiohttp's line)")
+    out, err = capsys.readouterr()
+    assert out == "fewest: serving the app at http://127.0.0.1:8123/  (Ctrl-C stops)\n"
+    assert asked == ["http://127.0.0.1:8123/"]
+    assert err == ("" if opened else "fewest: no browser to open here: open the address above in one\n")
 
 
 def test_solve_and_the_app_never_import_textual_serve():
