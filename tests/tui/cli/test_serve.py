@@ -4,6 +4,8 @@ runs, stopping on a signal with no app left behind, and the other commands never
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import os
 import signal
 import socket
@@ -106,6 +108,42 @@ async def test_a_signal_stops_the_server_and_every_tab_s_app(stop, tmp_path):
             assert await asyncio.to_thread(server.wait, 15) == 0
             await asyncio.gather(*readers)
         assert not [pid for pid in apps if alive(pid)]
+
+
+async def _shows(tab: aiohttp.ClientWebSocketResponse, text: bytes, seconds: float = 20) -> None:
+    """Read the tab's output until it draws `text` (its styles' escape codes taken out)."""
+    seen = b""
+    async with asyncio.timeout(seconds):  # (the app's clock keeps drawing: a deadline, not a pause)
+        while text not in re.sub(rb"\x1b\[[0-9;:?]*[A-Za-z]", b"", seen):
+            message = await tab.receive()
+            assert message.type == aiohttp.WSMsgType.BINARY, f"the tab closed before showing {text!r}"
+            seen = seen[-4096:] + message.data
+
+
+async def test_two_tabs_at_once_keep_each_other_s_progress(tmp_path):
+    right, down, left = "\x1b[C", "\x1b[B", "\x1b[D"
+    # each tab: the keys that open a level (the first, the second), then its plan (R, dL)
+    keys = [(["\r"], [right]), ([down, "\r"], [down, left])]
+    with served(tmp_path) as (server, url):
+        async with aiohttp.ClientSession() as http:
+            tabs = [await http.ws_connect(f"{url}ws?width=100&height=30") for _ in keys]
+            for tab in tabs:
+                await _shows(tab, b"choose a level")
+            for tab, (opening, plan) in zip(tabs, keys):
+                await _type(tab, opening)
+                await _shows(tab, b"Moves 0")
+                await _type(tab, plan)
+            for tab in tabs:
+                await _shows(tab, b"Solved in")
+                await tab.close()
+    levels = json.loads((tmp_path / "progress.json").read_text())["levels"].values()
+    assert sorted(record["best_plan"] for record in levels if record["solved"]) == ["R", "dL"]
+
+
+async def _type(tab: aiohttp.ClientWebSocketResponse, keys: list[str]) -> None:
+    for key in keys:
+        await tab.send_json(["stdin", key])
+        await asyncio.sleep(0.2)  # (one key at a time, as typed)
 
 
 async def _drain(tab: aiohttp.ClientWebSocketResponse) -> None:
