@@ -1,7 +1,9 @@
 """The web server behind `fewest serve`: textual-serve's, with what fewest needs on top.
 
 - The page has a title (fewest and the family), and reaches back to the server at the
-  address the browser used, so a server on 0.0.0.0 works from other machines too.
+  address the browser used, so a server on 0.0.0.0 works from other machines too. Its
+  font comes from the server too (textual-serve ships it), not from Google's: the page
+  asks nothing of any other site, and draws at once on a machine offline.
 - The address prints once the port is listening (then, with --open, a browser opens it).
 - Only pages of this server start apps: a websocket opened by another site's page (any
   page the player visits can try one) is refused, and so, on a local host, is a request
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 import sys
 import webbrowser
 from typing import Any
@@ -24,6 +27,17 @@ from textual_serve.server import Server
 
 QUIT_SECONDS = 10.0  # how long stopping waits for the tabs' apps to save and end
 LOCAL_NAMES = ("127.0.0.1", "localhost", "::1")
+FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>")
+FONT_FACE = ('<style>@font-face {{ font-family: "Roboto Mono"; '
+             'src: url("{static}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }}</style>')
+# The terminal measures its cells once, when it opens: it opens once the font is there.
+FONT_FIRST = """<script>
+      (() => {
+        const open = window.onload;
+        window.onload = (event) => document.fonts.load('16px "Roboto Mono"').finally(() => open(event));
+      })();
+    </script>
+  </head>"""
 
 
 class FewestServer(Server):
@@ -58,7 +72,12 @@ class FewestServer(Server):
         self.public_url = f"{request.scheme}://{request.host}"
         response = await super().handle_index(request)
         assert isinstance(response, web.Response) and response.text is not None
-        response.text = response.text.replace("<head>", f"<head>\n    <title>{html.escape(self.title)}</title>", 1)
+        text = response.text.replace("<head>", f"<head>\n    <title>{html.escape(self.title)}</title>", 1)
+        font = FONT_FACE.format(static=html.escape(f"{self.public_url}/static/"))
+        text, found = FONT_LINK.subn(lambda _: font, text, count=1)
+        if found:
+            text = text.replace("</head>", FONT_FIRST, 1)
+        response.text = text
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:

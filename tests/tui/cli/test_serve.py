@@ -151,7 +151,7 @@ async def _drain(tab: aiohttp.ClientWebSocketResponse) -> None:
         pass
 
 
-async def test_pages_of_other_sites_cannot_start_a_game(tmp_path):
+async def test_only_this_server_s_pages_start_a_game_and_the_page_asks_no_other_site(tmp_path):
     with served(tmp_path) as (server, url):
         async with aiohttp.ClientSession() as http:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -160,5 +160,11 @@ async def test_pages_of_other_sites_cannot_start_a_game(tmp_path):
             async with http.get(url, headers={"Host": f"rebound.example:{urlsplit(url).port}"}) as page:
                 assert page.status == 403  # (a name turned to 127.0.0.1: DNS rebinding)
             async with http.get(url) as page:
-                assert page.status == 200 and "<title>fewest: sokoban, traffic" in await page.text()
+                text = await page.text()
+                assert page.status == 200 and "<title>fewest: sokoban, traffic" in text
+            # (nothing from other sites: the font is the server's own)
+            fetched = re.findall(r'(?:href=|src=|url\()"\s*(https?://[^/"]+)', text)  # (what the page loads)
+            assert len(fetched) >= 3 and set(fetched) == {url.rstrip("/")}
+            async with http.get(f"{url}static/fonts/RobotoMono-VariableFont_wght.ttf") as font:
+                assert font.status == 200
         assert descendants(server.pid) == []
