@@ -14,9 +14,12 @@ import os
 import shlex
 import socket
 import sys
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from fewest.tui.cli.usage import UsageError
+
+if TYPE_CHECKING:
+    from fewest.levels.base import Collection
 
 FAMILY_LIST = "sokoban, traffic, rotation, shift, password"
 # Hosts only this machine can reach: no warning for these.
@@ -93,7 +96,7 @@ def _bind_error(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host} port {port}: {exc.strerror or exc}"
 
 
-def run_serve(args: argparse.Namespace, load: Callable[..., object]) -> int:
+def run_serve(args: argparse.Namespace, load: Callable[[str, str | None, int | None], "Collection"]) -> int:
     """Check the arguments, then serve until Ctrl-C or SIGTERM (exit code 0)."""
     from fewest.levels.files import STDIN
 
@@ -106,7 +109,7 @@ def run_serve(args: argparse.Namespace, load: Callable[..., object]) -> int:
         if args.path == STDIN:
             raise UsageError("serve needs a level file's path, not - (each tab reads the file anew)")
         collection = load(args.path, args.family, args.level)  # (a missing file or level: exit 2 here)
-        family = family or collection.entries[0].family  # type: ignore[attr-defined]
+        family = family or collection.entries[0].family
         level = f" level {args.level}" if args.level is not None else ""
         what = f"{args.path}{level} ({family})"
     check_port(args.host, args.port)

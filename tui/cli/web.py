@@ -27,6 +27,7 @@ from textual_serve.server import Server
 
 QUIT_SECONDS = 10.0  # how long stopping waits for the tabs' apps to save and end
 LOCAL_NAMES = ("127.0.0.1", "localhost", "::1")
+HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]+)?|\[[0-9A-Fa-f:.]+\](:[0-9]+)?")
 FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>")
 FONT_FACE = ('<style>@font-face {{ font-family: "Roboto Mono"; '
              'src: url("{static}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }}</style>')
@@ -100,7 +101,10 @@ class FewestServer(Server):
             await asyncio.wait(tabs, timeout=QUIT_SECONDS)
 
     def _check(self, request: web.Request) -> None:
-        """Refuse a request from another site's page, or naming another host on a local server."""
+        """Refuse a request from another site's page, or naming another host on a local server
+        (or naming it in other characters than a host's: the page repeats the name)."""
+        if not HOST.fullmatch(request.host):
+            raise web.HTTPBadRequest(text="fewest: not a host name")
         origin = request.headers.get("Origin")
         if origin is not None and urlsplit(origin).netloc != request.host:
             raise web.HTTPForbidden(text="fewest: pages of other sites cannot start a game here")

@@ -159,6 +159,8 @@ async def test_only_this_server_s_pages_start_a_game_and_the_page_asks_no_other_
             assert refused.value.status == 403
             async with http.get(url, headers={"Host": f"rebound.example:{urlsplit(url).port}"}) as page:
                 assert page.status == 403  # (a name turned to 127.0.0.1: DNS rebinding)
+            async with http.get(url, headers={"Host": '127.0.0.1"><script>'}) as page:
+                assert page.status == 400  # (the page repeats the name it was asked by)
             async with http.get(url) as page:
                 text = await page.text()
                 assert page.status == 200 and "<title>fewest: sokoban, traffic" in text
