@@ -1,4 +1,4 @@
-"""The `fewest` command: the app, `play`, `solve`, `check` and `bench`.
+"""The `fewest` command: the app, `play`, `solve`, `check`, `bench` and `serve`.
 
 Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
 2 bad input or usage, with a one-line message naming the file and no traceback;
@@ -43,6 +43,12 @@ def _positive(unit: str) -> Callable[[str], float]:
     return parse
 
 
+def _port(text: str) -> int:
+    from fewest.tui.cli.serve import port_number
+
+    return port_number(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -81,6 +87,19 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--memory", type=_positive("GB"), metavar="GB",
                        help="memory per level (default: half the machine's); with --jobs N, for the N at once")
     add_batch_arguments(solve)
+
+    serve = sub.add_parser(
+        "serve", help="serve the app to web browsers, each tab its own game",
+        description="Serve the app (or `fewest play PATH`) to web browsers: each tab runs its own copy, "
+        "saving progress where the terminal app does. Listens on 127.0.0.1 (this machine only) unless "
+        "--host says otherwise. Stops on Ctrl-C.")
+    serve.add_argument("path", nargs="?", metavar="PATH", help="a level file to serve, as `fewest play PATH`")
+    serve.add_argument("--level", type=int, metavar="N", help="1-based level number to open (needs PATH)")
+    serve.add_argument("--family", choices=FAMILY_NAMES, help="override family detection")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; another lets other machines play)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--open", action="store_true", help="open the address in the default browser")
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
     check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
@@ -159,7 +178,10 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _need_terminal(command: str) -> None:
-    """The app reads keys from a terminal and draws on one: without, it could only spin."""
+    """The app reads keys from a terminal and draws on one: without, it could only spin.
+    (Served to a browser, `fewest serve`'s driver brings keys and screen over pipes.)"""
+    if "web_driver" in os.environ.get("TEXTUAL_DRIVER", ""):
+        return
     if not _is_terminal(sys.stdin) or not _is_terminal(sys.stdout):
         raise UsageError(f"{command} needs a terminal for its keys and screen; standard input or output is not "
                          "one (solve and check work without)")
@@ -239,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from fewest.tui.cli.solve import run_solve
 
             return run_solve(args, _load)
+        if args.command == "serve":
+            from fewest.tui.cli.serve import run_serve
+
+            return run_serve(args, _load)
         if args.command == "bench":
             from fewest.tui.bench.families import run_bench
 
