@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
 from fewest.tui.services.catalog import (
-    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of,
+    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
 from fewest.tui.app.frontends import family_title
 from fewest.tui.services.level_summary import counted
@@ -49,6 +49,8 @@ class BrowserScreen(Screen):
     BINDINGS = [
         Binding("tab,shift+tab", "switch_pane", "Packs/levels", id="switch-pane"),
         Binding("slash", "search", "Search", id="search"),
+        Binding("c", "continue", "Continue", id="continue",
+                tooltip="Back to the game you left unfinished last"),
         Binding("o", "open_file", "Open file", id="open-file"),
         Binding("x", "forget_file", "Forget file", id="forget-file"),
         Binding("escape", "clear_search", "Clear search", id="clear-search", show=False),
@@ -64,6 +66,7 @@ class BrowserScreen(Screen):
         self._select_path = select_path  # a file to show first (`fewest play`)
         self._rows: list[tuple[int, int]] = []  # table row -> (shelf, level index)
         self._leaves: dict = {}  # shelf index -> its tree node
+        self._offer: tuple[int, str] | None = None  # (shelf, line): the unfinished game offered on landing
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
@@ -104,7 +107,16 @@ class BrowserScreen(Screen):
             self.say("\n".join(errors))
 
     def _land(self) -> None:
-        """Start on the first family's first shelf with an unsolved level, on that level."""
+        """Start on the game left unfinished last, offered (enter or c); else on the first
+        family's first shelf with an unsolved level, on that level."""
+        left = unfinished(self.shelves, self.store)
+        if left is not None:
+            shelf, level = left
+            entry = self.shelves[shelf].entries[level]
+            self._offer = (shelf, f"Your unfinished game: {entry.display_title()} ({self.shelves[shelf].title})"
+                                  " - enter or c continues it.")
+            self.show_shelf(shelf, level)
+            return
         order = families_in(self.shelves)
         first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0]]
         for i in first:
@@ -193,6 +205,8 @@ class BrowserScreen(Screen):
             self.say(f"{len(self._rows)} level(s) match {self.query_text!r}")
         elif shelf is not None and shelf.error:
             self.say(shelf.error)
+        elif shelf is not None and self._offer is not None and self._offer[0] == self.shelf_index:
+            self.say(self._offer[1])
         elif shelf is not None:
             where = shelf.path or "bundled"
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
@@ -325,6 +339,7 @@ class BrowserScreen(Screen):
                 return
             shelf, level = fresh, level if level in found else found[0]
         self.shelf_index = shelf_index
+        self._offer = None  # (taken, or another level chosen)
         if self.query_text:  # come back to the shelf, not the search
             self.query_one("#search", Input).value = ""
         def came_back(last: int | None) -> None:
@@ -369,6 +384,14 @@ class BrowserScreen(Screen):
         if search.value:
             search.value = ""
         self.query_one("#levels", DataTable).focus()
+
+    def action_continue(self) -> None:
+        left = unfinished(self.shelves, self.store)
+        if left is None:
+            self.say("No unfinished game to continue: every level you started is solved.")
+            return
+        self.show_shelf(*left)
+        self.open_level(*left)
 
     def action_open_file(self) -> None:
         def opened(path: str | None) -> None:

@@ -87,6 +87,16 @@ def next_unsolved(entries: tuple[LevelEntry, ...] | list[LevelEntry], store: Pro
     return 0
 
 
+def unfinished(shelves: list[Shelf], store: ProgressStore) -> tuple[int, int] | None:
+    """(shelf, level) of the game the player left last unfinished, if any."""
+    places: dict[str, tuple[int, int]] = {}
+    for s, shelf in enumerate(shelves):
+        for i, entry in enumerate(shelf.entries):
+            places.setdefault(entry.key, (s, i))
+    key = store.last_saved(places)
+    return None if key is None else places[key]
+
+
 def chosen_metric(family: str, store: ProgressStore) -> str:
     """What hints, solve, par and best go by for a level of `family`: the player's choice
     (M on a board) where the family has it, else the moves."""

@@ -4,7 +4,8 @@ Four small JSON files under the data directory, so damage to one never costs the
 
     progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
                                      "push_par", "push_par_plan", "push_best", "push_best_moves", "push_best_plan"}}}
-    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text}}}
+    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text,
+                                    "when": epoch seconds of the save}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
 
@@ -30,7 +31,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 RECENT_LIMIT = 20
 LOCK_FILE = ".lock"
@@ -145,6 +146,7 @@ class SavedGame:
     hints: int = 0
     plan: str | None = None  # a shortest plan on from where it stands, proven by the solver (text)
     push_plan: str | None = None  # one of the fewest pushes (then moves) from there, proven too
+    when: float = 0.0  # when it was saved (time.time(); 0: before saves said): the newest is "continue"
 
     def plan_by(self, metric: str) -> str | None:
         """The plan kept by `metric` ("moves" or "pushes")."""
@@ -264,12 +266,24 @@ class ProgressStore:
         seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
         plans = [plan if isinstance(plan, str) else None for plan in (raw.get("plan"), raw.get("push_plan"))]
         clock_ok = isinstance(seconds, (int, float)) and 0 <= seconds < 1e9  # (not NaN, inf or 1e400)
+        when = raw.get("when", 0.0)
         return SavedGame(
             raw["record"],
             float(seconds) if clock_ok else 0.0,
             hints if type(hints) is int and hints >= 0 else 0,
             *plans,
+            float(when) if isinstance(when, (int, float)) and 0 <= when < 1e12 else 0.0,
         )
+
+    def last_saved(self, keys: Iterable[str]) -> str | None:
+        """Of the levels `keys`, the one whose unfinished game was saved last (None: none;
+        ties, as games saved before saves were dated: the first)."""
+        newest, found = -1.0, None
+        for key in keys:
+            saved = self.saved_game(key)
+            if saved is not None and saved.when > newest:
+                newest, found = saved.when, key
+        return found
 
     def save_game(self, key: str, game: SavedGame) -> None:
         self._data["games"][key] = asdict(game)

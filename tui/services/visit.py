@@ -4,6 +4,7 @@ the saved game it opens from and is written back to; when solved, the level's re
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Iterable
 
 from fewest.engine.base import format_plan
@@ -69,7 +70,7 @@ class Visit:
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
             texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts, when=time.time()))
         else:
             self.store.drop_game(key)
 
