@@ -97,8 +97,9 @@ class BrowserScreen(Screen):
         select_path = select_path or self._select_path
         self._select_path = None
         if select_path is not None:
-            for i, shelf in enumerate(self.shelves):
-                if shelf.path == os.path.abspath(select_path):
+            for i, shelf in enumerate(self.shelves):  # (a file by its path, a bundled pack by its source)
+                if shelf.path == os.path.abspath(select_path) or (
+                        not shelf.path and shelf.entries and shelf.entries[0].source == select_path):
                     self.shelf_index = i
         self.shelf_index = min(self.shelf_index, max(0, len(self.shelves) - 1))
         self._fill_tree()

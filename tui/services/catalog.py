@@ -64,10 +64,26 @@ def build_catalog(store: ProgressStore) -> tuple[list[Shelf], list[str]]:
     """Bundled shelves then recent files (newest first), and any load errors to show."""
     shelves, errors = bundled_shelves()
     for path in store.recent:
-        shelves.append(load_file_shelf(path))
+        shelf = load_file_shelf(path)
+        if shelf.error or as_bundled(list(shelf.entries)) == list(shelf.entries):  # (not a bundled pack again)
+            shelves.append(shelf)
     for shelf in shelves:
         store.adopt(shelf.entries)  # (progress kept by the levels' places, before)
     return shelves, errors
+
+
+def as_bundled(entries: list[LevelEntry]) -> list[LevelEntry]:
+    """A bundled pack opened by its path (or a copy of it) is the bundled pack: its levels
+    as the browser lists them; other levels as they are."""
+    keys = [entry.key for entry in entries]
+    try:
+        packs = bundled_packs()
+    except LevelFormatError:
+        return entries
+    for pack in packs:
+        if [entry.key for entry in pack.entries] == keys:
+            return list(pack.entries)
+    return entries
 
 
 def families_in(shelves: list[Shelf]) -> list[str]:

@@ -2,7 +2,7 @@
 
 Four small JSON files under the data directory, so damage to one never costs the others:
 
-    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
+    progress.json  {"levels": {key (the level's fingerprint, LevelEntry.key): {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
                                      "push_par", "push_par_plan", "push_best", "push_best_moves", "push_best_plan"}}}
     games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text,
                                     "when": epoch seconds of the save}}}
@@ -27,6 +27,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from contextlib import contextmanager
@@ -38,6 +39,8 @@ LOCK_FILE = ".lock"
 STALE_TEMP_SECONDS = 60
 PASTED_DIR = "pasted"
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
+
+_CONTENT_KEY = re.compile(r"#lv[0-9a-f]{16}$")  # a key of before: the level's source, then its fingerprint
 
 # file stem -> the one top-level key its JSON object holds
 _FILES = {"progress": "levels", "games": "games", "recent": "files", "settings": "settings"}
@@ -162,6 +165,7 @@ class ProgressStore:
         self._touched: dict[str, set] = {stem: set() for stem in _FILES}
         self._dropped: dict[str, set] = {stem: set() for stem in _FILES}
         self._sweep_temp_files()
+        self._key_by_content()
         self.levels: dict[str, LevelRecord] = {}
         unread = self._read_levels()
         if unread:  # (left in the file as they are: a later version may read them)
@@ -194,6 +198,26 @@ class ProgressStore:
         return len(self._data["progress"]) - len(self.levels)
 
     # ----- levels -------------------------------------------------------
+    def _key_by_content(self) -> None:
+        """Records and games kept under `<source>#<fingerprint>` (before levels were keyed
+        by what they are alone) move to `<fingerprint>`, once: one level found in two files
+        merges its records (solved in either, the better bests) and keeps the newer game."""
+        for stem in ("progress", "games"):
+            table = self._data[stem]
+            for old in [k for k in table if isinstance(k, str) and _CONTENT_KEY.search(k)]:
+                new = old.rsplit("#", 1)[1]
+                if new not in table:
+                    table[new] = table[old]
+                elif stem == "progress" and isinstance(table[old], dict):
+                    table[new] = _merged_levels(table[old], table[new])
+                elif _saved_when(table[old]) > _saved_when(table[new]):
+                    table[new] = table[old]
+                del table[old]
+                self._changed(stem, new)
+                self._changed(stem, old, dropped=True)
+            if self._dropped[stem]:
+                self._write(stem)
+
     def adopt(self, entries: Sequence[Any]) -> None:
         """Move what is kept under the ids progress used before (a level's place in its
         file, `legacy_key`) to the levels' own ids (`key`), once, before they are shown."""
@@ -422,6 +446,12 @@ class ProgressStore:
         for key in touched & mine.keys():
             merged[key] = _merged_levels(disk.get(key), mine[key]) if stem == "progress" else mine[key]
         self._data[stem] = merged
+
+
+def _saved_when(raw: Any) -> float:
+    """When a saved game (as kept in the file) was saved: 0 if it does not say."""
+    when = raw.get("when", 0.0) if isinstance(raw, dict) else 0.0
+    return float(when) if isinstance(when, (int, float)) else 0.0
 
 
 def _merged_levels(theirs: Any, mine: dict) -> dict:
