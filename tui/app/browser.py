@@ -1,4 +1,4 @@
-"""The level browser: families -> packs (bundled and recent files) -> levels.
+"""The level browser: families -> bundled packs, then recent files -> levels.
 
 Left, a tree of shelves by family; right, the chosen shelf's levels with par, the
 player's best (both by the metric M chose: Sokoban's moves or pushes) and marks. `/`
@@ -118,8 +118,8 @@ class BrowserScreen(Screen):
                                   " - enter or c continues it.")
             self.show_shelf(shelf, level)
             return
-        order = families_in(self.shelves)
-        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0]]
+        order = families_in([s for s in self.shelves if not s.is_file])
+        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0] and not s.is_file]
         for i in first:
             entries = self.shelves[i].entries
             if any(not self.store.level(e.key).solved for e in entries):
@@ -141,11 +141,13 @@ class BrowserScreen(Screen):
         tree = self.query_one("#shelves", Tree)
         tree.clear()
         self._leaves = {}
-        for family in [*families_in(self.shelves), None]:
-            members = [i for i, s in enumerate(self.shelves) if s.family == family]
+        packs = [i for i, s in enumerate(self.shelves) if not s.is_file]
+        groups = [(family_title(family), [i for i in packs if self.shelves[i].family == family])
+                  for family in families_in([self.shelves[i] for i in packs])]
+        groups.append(("Recent files", [i for i, s in enumerate(self.shelves) if s.is_file]))
+        for label, members in groups:
             if not members:
                 continue
-            label = family_title(family) if family else "Unreadable files"
             node = tree.root.add(Text(label, style="bold"), expand=True)
             for i in members:
                 self._leaves[i] = node.add_leaf(self._shelf_label(self.shelves[i]), data=i)
@@ -256,7 +258,7 @@ class BrowserScreen(Screen):
         shelf = self.shelves[index]
         if shelf.error and shelf.path:  # a file that did not read may have been mended since
             fresh = load_file_shelf(shelf.path)
-            if not fresh.error:  # (it moves out of "Unreadable files": the tree is built again)
+            if not fresh.error:  # (its label changes: the tree is built again)
                 self.reload(select_path=shelf.path)
                 return
         self.shelf_index = index
@@ -430,6 +432,10 @@ class BrowserScreen(Screen):
         shelf = self.current_shelf
         left_out = _left_out_line(shelf) if shelf is not None and shelf.path == path else ""
         self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).{left_out}")
+        # (pasted to play it: opened, unless some of it did not read, which the message tells)
+        if shelf is not None and shelf.path == path and shelf.entries and not shelf.left_out:
+            self.app.notify(f"Pasted {levels}, kept under Recent files.", timeout=4, markup=False)
+            self.open_level(self.shelf_index, 0)
 
     def action_forget_file(self) -> None:
         shelf = self.current_shelf

@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass
 
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
+from fewest.levels.bundled import FAMILY_ORDER, bundled_packs, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
-from fewest.tui.services.progress import ProgressStore
+from fewest.tui.services.progress import PASTED_PREFIX, ProgressStore
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,23 @@ def load_file_shelf(path: str) -> Shelf:
         return Shelf(None, title, (), path=path, error=str(exc))
     entries = collection.entries
     left_out = tuple(f"level {u.index}: {_where(u.error)}" for u in collection.unreadable)
-    return Shelf(entries[0].family, title, tuple(entries), path=path, left_out=left_out)
+    return Shelf(entries[0].family, _file_title(path, entries), tuple(entries), path=path, left_out=left_out)
+
+
+def _file_title(path: str, entries: list[LevelEntry]) -> str:
+    """A file's name in the list: its pack title (a `Title:` line before any level), else
+    for a pasted file its first level's title, else the file's name."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            title = pack_title(handle.read(), "")
+    except OSError:
+        title = ""
+    if title:
+        return title
+    if os.path.basename(path).startswith(PASTED_PREFIX):
+        more = f" +{len(entries) - 1}" if len(entries) > 1 else ""
+        return f"Pasted: {entries[0].display_title()}{more}"
+    return os.path.basename(path)
 
 
 def _where(error: LevelFormatError) -> str:

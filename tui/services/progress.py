@@ -38,6 +38,7 @@ RECENT_LIMIT = 20
 LOCK_FILE = ".lock"
 STALE_TEMP_SECONDS = 60
 PASTED_DIR = "pasted"
+PASTED_PREFIX = "pasted-"  # (the browser names such files by their first level)
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
 
 _CONTENT_KEY = re.compile(r"#lv[0-9a-f]{16}$")  # a key of before: the level's source, then its fingerprint
@@ -344,7 +345,7 @@ class ProgressStore:
         when the disk refused (the reason is queued in `messages`)."""
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
         folder = os.path.join(self.data_dir, PASTED_DIR)
-        path = os.path.join(folder, f"pasted-{digest}{extension}")
+        path = os.path.join(folder, f"{PASTED_PREFIX}{digest}{extension}")
         try:
             _write_atomically(folder, path, text)
         except OSError as exc:
