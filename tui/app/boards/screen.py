@@ -60,7 +60,7 @@ class BoardScreen(Screen[int]):
                 tooltip="Metric: hints, solve, par and best by the fewest moves, or by the fewest pushes (then moves)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
         Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
-                tooltip="Stop a search or a solve; else back to the levels"),
+                tooltip="Stop a search or a solve, else hide the hint, else the message (q leaves)"),
         Binding("q", "back", "Back", id="back", tooltip="Back to the levels"),
     ]
 
@@ -279,7 +279,7 @@ class BoardScreen(Screen[int]):
             "redo": game.can_redo,
             "restart": game.state != game.start,
             "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not playing,
-            "cancel_or_back": True,  # (escape stops a search or a solve, else goes back)
+            "cancel_or_back": True,  # (escape stops a search or a solve, else dismisses)
         }
         if action == "meter":
             return self._board is not None and self._board.METER
@@ -442,6 +442,9 @@ class BoardScreen(Screen[int]):
         self.dismiss(self.index)
 
     def action_cancel_or_back(self) -> None:
+        """Escape dismisses, one thing at a time: a search or a solve playing, the hint
+        shown, the message; it never leaves the board (q does), as a player pressing it
+        to dismiss a message would lose their place."""
         if self.thinker.busy or self.thinker.playing:
             self._stop_thinking()
             self.say("Cancelled.")
@@ -449,8 +452,10 @@ class BoardScreen(Screen[int]):
             self.board.hint_move = None
             self.board.show()
             self.say("")
+        elif self.message:
+            self.say("")
         else:
-            self.action_back()
+            self.say("Nothing to cancel: q goes back to the levels.")
 
     # ----- solved ----------------------------------------------------------
     def _celebrate(self) -> None:
