@@ -1,10 +1,10 @@
-"""Keys a new player tried (#70): escape dismisses and never leaves, lowercase rotation
-letters, ... (Textual pilot, one small level each)."""
+"""What a new player tried (#70): escape dismisses and never leaves; a deadlock marks the
+box at fault and h takes the push back (Textual pilot, one small level each)."""
 
 from __future__ import annotations
 
 from fewest.tui.app.browser import BrowserScreen
-from tests.app_support import SIZE, board_screen, make_app
+from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
 
 
 def _message(app) -> str:
@@ -23,3 +23,24 @@ async def test_escape_dismisses_the_message_and_never_leaves_the_board(tmp_path)
         assert app.screen is board and "q goes back" in _message(app)
         await pilot.press("q")
         assert isinstance(app.screen, BrowserScreen)
+
+
+async def test_a_deadlock_marks_the_box_at_fault_and_h_twice_takes_the_push_back(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board = screen.board
+        await pilot.press("up")  # pushes a box against the top wall: no goal there
+        await wait_for(pilot, lambda: board.blamed[0] == screen.game.state)
+        assert board.blamed[1] == {8}
+        stuck, box = board.style("stuck"), board.style("box")
+        canvas = board.draw()
+        x = 8 % screen.game.level.width * 2  # (two columns a cell on a small level)
+        assert canvas.styles[8 // screen.game.level.width][x] == stuck != box
+        await pilot.press("h")
+        await idle(pilot)
+        assert "(h again takes it back)" in _message(app)
+        await pilot.press("h")
+        assert screen.game.counters.moves == 0 and screen.game.can_redo
+        assert board.draw().styles[1][4] != stuck  # (the mark goes with the position)
+

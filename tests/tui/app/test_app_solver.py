@@ -70,7 +70,9 @@ async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path,
         assert slow.stopped_at[0] - pressed < 0.2
         assert not screen.thinker.busy and _message(app) == "Cancelled."
         assert app.screen is screen  # escape cancelled; it did not leave the board
-        await pilot.press("escape")
+        await pilot.press("escape")  # (then the message goes; escape never leaves, q does)
+        assert app.screen is screen and _message(app) == ""
+        await pilot.press("q")
         assert app.screen is not screen
 
 
@@ -104,7 +106,7 @@ async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         await wait_for(pilot, lambda: bool(started), timeout=2)
-        await pilot.press("escape")
+        await pilot.press("q")
         assert app.screen is not screen
         await wait_for(pilot, lambda: bool(stopped), timeout=2)
         assert stopped == [True]
@@ -165,8 +167,11 @@ async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
         await pilot.press("h")
         await idle(pilot)
         assert "can't be solved from here" in _message(app).lower() and "undo 1 move" in _message(app)
-        await pilot.press("h", "h")  # nothing more to tell: not counted again
-        assert screen.hints == 1 and "undo 1 move" in _message(app)
+        assert "(h again takes it back)" in _message(app)
+        await pilot.press("h")  # takes the move back (not counted as a hint), redo brings it again
+        assert screen.hints == 1 and screen.game.counters.moves == 0 and "Took back 1 move" in _message(app)
+        await pilot.press("y")
+        assert screen.game.counters.pushes == 1
         await pilot.press("left")
         await pilot.press("h")
         await idle(pilot)

@@ -289,6 +289,12 @@ class BoardScreen(Screen[int]):
 
     # ----- the thinker's keys ---------------------------------------------
     def action_hint(self) -> None:
+        back = self.thinker.undos_told()
+        if back:  # (h again, once told the way out of a dead position, takes it)
+            self._go(lambda: self._take_back(back),
+                     f"Took back {back} move{'s' if back != 1 else ''}: the level can be solved from here"
+                     f" (redo brings {'it' if back == 1 else 'them'} back).")
+            return
         if self.thinker.hint():  # (an h that tells nothing new is not counted)
             self.visit.hints += 1
             self._show_status()
@@ -364,6 +370,10 @@ class BoardScreen(Screen[int]):
 
     def action_restart(self) -> None:
         self._go(self.game.restart, "Restarted (undo brings your moves back).")
+
+    def _take_back(self, count: int) -> bool:
+        self.game.undo_to(count)
+        return True
 
     def _go(self, through: Callable[[], bool], saying: str = "") -> None:
         """Undo, redo or restart (`through` the game: False if there was nothing to do)."""

@@ -48,7 +48,7 @@ class SokobanBoard(BoardView):
     METER = False  # an exact distance can take long here: no live meter
     DEADLOCKS = True  # a box pushed into a corner never comes out
     COUNTS_PUSHES = True  # moves and pushes, each shown and proven fewest by its metric
-    COMPONENT_CLASSES = {f"board--{kind}" for kind in GLYPHS}
+    COMPONENT_CLASSES = {f"board--{kind}" for kind in GLYPHS} | {"board--stuck"}
     BINDINGS = [
         *(_step(key, d, True) for key, d in (("left", "l"), ("up", "u"), ("right", "r"), ("down", "d"))),
         *(_step(key, d, False) for key, d in (("a", "l"), ("w", "u"), ("d", "r"), ("s", "d"))),
@@ -58,8 +58,8 @@ class SokobanBoard(BoardView):
         " cell to push it there (fewest pushes, then moves); click the box again to let go.",
         "Goals are drawn <>, boxes [], a box on a goal turns green.",
         "s is down and S is solve; h is hint, so walking left is a or the arrow.",
-        "A push that leaves a box where it can never reach a goal is flagged at once;"
-        " undo takes it back.",
+        "A push that leaves a box where it can never reach a goal is flagged at once, the box"
+        " at fault in red; undo takes it back, or h twice.",
         "M switches hints and solve between the fewest moves (then pushes) and the fewest"
         " pushes (then moves), for every level; the par and your best count moves.",
     )
@@ -139,11 +139,13 @@ class SokobanBoard(BoardView):
         canvas = Canvas(level.width * pitch, level.height)
         hinted = self._hinted_cell()
         picked = self._picked_box()
+        at, stuck = self.blamed
+        stuck = stuck if at == self.game.state else frozenset()  # (marked while the position stands)
         for cell in range(level.width * level.height):
             row, col = divmod(cell, level.width)
             kind = self._kind(cell)
             glyph = GLYPHS[kind][self.ascii_only] if wide else NARROW[kind]
-            style = self.style("cursor" if cell == picked else kind)
+            style = self.style("cursor" if cell == picked else "stuck" if cell in stuck else kind)
             if cell == hinted:  # a step shows its direction; a push lights up the box
                 if not self.hint_move.push:
                     arrow = ARROWS[self.hint_move.direction][self.ascii_only]
