@@ -74,6 +74,13 @@ class Visit:
         else:
             self.store.drop_game(key)
 
+    @property
+    def assisted(self) -> bool:
+        """Helped on this try: a move a hint or solve made on the line (game.assisted), or any
+        hint asked (what the status line counts: a restart does not unsee a hint; a new try
+        from the solved card does start afresh)."""
+        return self.game.assisted or self.hints > 0
+
     def record_solve(self, metric: str, pushes: bool) -> tuple[int | None, bool]:
         """The game just solved goes into the level's record (by `metric`; with its pushes
         where the family counts them), its saved game is forgotten: (the best by `metric`
@@ -82,7 +89,7 @@ class Visit:
         counters = game.counters
         best_before = self.store.level(key).best_by(metric)
         new_best = self.store.record_solve(key, counters.moves, counters.pushes if pushes else None,
-                                           game.assisted, self.solution_text, metric)
+                                           self.assisted, self.solution_text, metric)
         self.store.drop_game(key, finished=True)
         return best_before, new_best
 

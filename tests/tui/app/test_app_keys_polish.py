@@ -1,9 +1,10 @@
 """What a new player tried (#70): escape dismisses and never leaves; a deadlock marks the
-box at fault and h takes the push back (Textual pilot, one small level each)."""
+box at fault and h takes the push back; a hint seen marks the solve assisted (Textual pilot, one small level each)."""
 
 from __future__ import annotations
 
 from fewest.tui.app.browser import BrowserScreen
+from fewest.tui.app.solved_screen import SolvedScreen
 from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
 
 
@@ -44,3 +45,24 @@ async def test_a_deadlock_marks_the_box_at_fault_and_h_twice_takes_the_push_back
         assert screen.game.counters.moves == 0 and screen.game.can_redo
         assert board.draw().styles[1][4] != stuck  # (the mark goes with the position)
 
+
+async def test_a_hint_seen_before_a_restart_still_marks_the_solve_assisted(tmp_path):
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("C", "h")
+        await idle(pilot)
+        await pilot.press("h")
+        await idle(pilot)
+        assert screen.board.hint_move is not None and screen.hints == 2
+        await pilot.press("r", "A", "C")  # (the level's plan, by hand, on a line with no hint's move)
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        verdict = str(app.screen.query_one("#solved-verdict").render())
+        assert "assisted" in verdict and "Perfect" not in verdict and "personal best" not in verdict
+        record = app.store.level(screen.entry.key)
+        assert record.solved and record.assisted and record.best_moves is None
+        await pilot.press("r")  # (a new try from the card: no hints asked, nothing assisted)
+        await pilot.press("A", "C")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        assert "Perfect" in str(app.screen.query_one("#solved-verdict").render())
+        assert not app.store.level(screen.entry.key).assisted

@@ -484,7 +484,7 @@ class BoardScreen(Screen[int]):
             par=par_of(self.entry, self.store, metric),
             best_before=best_before,
             new_best=new_best,
-            assisted=self.game.assisted,
+            assisted=visit.assisted,
             seconds=visit.seconds if self.app.show_timer else None,
             has_next=self.index + 1 < len(self.entries),
         )
