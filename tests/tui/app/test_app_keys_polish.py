@@ -66,3 +66,15 @@ async def test_a_hint_seen_before_a_restart_still_marks_the_solve_assisted(tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
         assert "Perfect" in str(app.screen.query_one("#solved-verdict").render())
         assert not app.store.level(screen.entry.key).assisted
+
+
+async def test_rotation_takes_lowercase_letters_but_for_the_screens_own_keys(tmp_path):
+    app = make_app(tmp_path, "rotation")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        for key in "adefg":
+            await pilot.press(key)
+        assert [str(m) for m in screen.game.line_moves] == list("ADEFG")
+        await pilot.press("h")  # (still the hint)
+        await idle(pilot)
+        assert screen.hints == 1 and len(screen.game.line_moves) == 5
