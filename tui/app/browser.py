@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
+from fewest.solvers import api
 from fewest.tui.services.catalog import (
     Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
@@ -176,13 +177,16 @@ class BrowserScreen(Screen):
         table.clear(columns=True)
         searching = bool(self.query_text)
         self.set_class(searching, "-searching")
-        title_width = self._title_width(searching)
+        par_label, best_label = self._count_labels(searching)
+        title_width = self._title_width(searching) - (len(par_label) - 4) - (len(best_label) - 4)
+        if title_width < MIN_TITLE:  # (no room to name the metric: the message line names pushes)
+            par_label, best_label, title_width = "Par", "Best", self._title_width(searching)
         if searching:
             table.add_column("Pack", width=PACK_WIDTH)
         table.add_column("#", width=3)
         table.add_column("Title", width=title_width)
-        table.add_column("Par", width=4)
-        table.add_column("Best", width=4)
+        table.add_column(par_label, width=len(par_label))
+        table.add_column(best_label, width=len(best_label))
         table.add_column("", width=MARK_WIDTH)
         self._rows = []
         for s, shelf in enumerate(self.shelves):
@@ -218,6 +222,15 @@ class BrowserScreen(Screen):
                 line += f" · par and best in {metric}"
             self.say(line + _left_out_line(shelf))
         self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
+
+    def _count_labels(self, searching: bool) -> tuple[str, str]:
+        """The Par and Best headers, with what they count where the shelf's family can count
+        more than one thing (Sokoban: moves or pushes, as M chose)."""
+        shelf = self.current_shelf
+        if searching or shelf is None or shelf.family is None or len(api.metrics(shelf.family)) < 2:
+            return "Par", "Best"
+        unit = chosen_metric(shelf.family, self.store)
+        return f"Par {unit}", f"Best {unit}"
 
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""

@@ -437,16 +437,17 @@ async def test_under_pushes_sokobans_par_and_best_count_pushes(tmp_path):
         table = _table(app)
         labels = [c.label.plain for c in table.columns.values()]
         row = table.get_row_at(0)
-        assert (row[labels.index("Par")], row[labels.index("Best")]) == ("9", "10")
+        assert (row[labels.index("Par pushes")], row[labels.index("Best pushes")]) == ("9", "10")  # (named)
         assert _table(app).row_count == len(sokoban_shelf.entries)
-        assert [table.get_row_at(i)[labels.index("Par")] for i in range(1, 3)] == [
+        assert [table.get_row_at(i)[labels.index("Par pushes")] for i in range(1, 3)] == [
             str(entry.push_par) for entry in sokoban_shelf.entries[1:3]]  # (the file's Push-par)
         assert str(browser.query_one("#browser-message").render()).endswith("· par and best in pushes")
         app.store.set_setting("metric", "moves")
         browser.show_shelf(browser.shelf_index)
         await pilot.pause()
         row = _table(app).get_row_at(0)
-        assert (row[labels.index("Par")], row[labels.index("Best")]) == (str(first.par or "?"), "30")
+        labels = [c.label.plain for c in _table(app).columns.values()]
+        assert (row[labels.index("Par moves")], row[labels.index("Best moves")]) == (str(first.par or "?"), "30")
 
 
 async def test_recent_files_have_a_shelf_of_their_own_under_readable_names(tmp_path):

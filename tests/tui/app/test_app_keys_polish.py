@@ -78,3 +78,15 @@ async def test_rotation_takes_lowercase_letters_but_for_the_screens_own_keys(tmp
         await pilot.press("h")  # (still the hint)
         await idle(pilot)
         assert screen.hints == 1 and len(screen.game.line_moves) == 5
+
+
+async def test_help_names_the_metric_the_par_and_best_count(tmp_path):
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        for key, metric in (("question_mark", "moves"), ("M", "pushes (then moves)")):
+            if key == "M":
+                await pilot.press("escape", "M", "question_mark")
+            else:
+                await pilot.press(key)
+            notes = str(app.screen.query_one("#help-notes").render())
+            assert f"are in {metric} here" in notes

@@ -61,7 +61,7 @@ class SokobanBoard(BoardView):
         "A push that leaves a box where it can never reach a goal is flagged at once, the box"
         " at fault in red; undo takes it back, or h twice.",
         "M switches hints and solve between the fewest moves (then pushes) and the fewest"
-        " pushes (then moves), for every level; the par and your best count moves.",
+        " pushes (then moves), for every level, and the par and your best with them.",
     )
 
     def reset_ui(self) -> None:
