@@ -90,3 +90,18 @@ async def test_help_names_the_metric_the_par_and_best_count(tmp_path):
                 await pilot.press(key)
             notes = str(app.screen.query_one("#help-notes").render())
             assert f"are in {metric} here" in notes
+
+
+async def test_password_marks_wrong_cells_and_names_its_figures(tmp_path):
+    app = make_app(tmp_path, "password")
+    async with app.run_test(size=SIZE):
+        board = board_screen(app).board
+        wrong, right, code = (board.style(name) for name in ("wrong", "right", "code"))
+        assert wrong.color != code.color and wrong.underline and wrong != right
+        canvas = board.draw()
+        lines = ["".join(row) for row in canvas.chars]
+        assert "S sword" in lines[-1] and "red wrong" in lines[-1]
+        level, state = board.game.level, board.game.state
+        cell = next(i for i, v in enumerate(state.grid) if v != level.code[i])
+        y, x = 3 + cell // level.cols * 2, 2 + cell % level.cols * 4 + 1
+        assert canvas.styles[y][x] == wrong
