@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, bundled_packs, pack_title
+from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
 from fewest.tui.services.progress import PASTED_PREFIX, ProgressStore
@@ -100,6 +100,14 @@ def as_bundled(entries: list[LevelEntry]) -> list[LevelEntry]:
         if [entry.key for entry in pack.entries] == keys:
             return list(pack.entries)
     return entries
+
+
+def pack_title_of(entry: LevelEntry) -> str | None:
+    """The title of the bundled pack `entry` comes from (None: not a bundled level)."""
+    for pack in bundled_packs() if entry.source.startswith(SOURCE_PREFIX) else ():
+        if pack.entries and pack.entries[0].source == entry.source:
+            return pack.title
+    return None
 
 
 def families_in(shelves: list[Shelf]) -> list[str]:

@@ -22,7 +22,7 @@ async def test_a_bundled_pack_opened_by_its_path_is_the_bundled_pack(tmp_path):
     app = quiet_app(FewestApp(read_file(str(copy)), 0, data_dir=str(tmp_path / "data")))
     async with app.run_test(size=SIZE) as pilot:
         board = board_screen(app)
-        assert board.entry.source == pack.entries[0].source
+        assert board.entry.source == pack.entries[0].source and board.sub_title.startswith(pack.title)
         await pilot.press("G")  # (Easy 1's one move)
         await wait_for(pilot, lambda: app.store.level(pack.entries[0].key).solved)
         await pilot.press("escape", "q")
