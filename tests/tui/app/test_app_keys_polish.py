@@ -105,3 +105,16 @@ async def test_password_marks_wrong_cells_and_names_its_figures(tmp_path):
         cell = next(i for i, v in enumerate(state.grid) if v != level.code[i])
         y, x = 3 + cell // level.cols * 2, 2 + cell % level.cols * 4 + 1
         assert canvas.styles[y][x] == wrong
+
+
+async def test_a_held_shift_piece_moves_with_one_arrow_press(tmp_path):
+    app = make_app(tmp_path, "shift")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        board = screen.board
+        await pilot.press("space", "down")  # (a1 picked up, then one move down)
+        assert board.held == board.cursor == 4 and screen.game.counters.moves == 1
+        await pilot.press("down")  # (a piece below: refused, said)
+        assert screen.game.counters.moves == 1 and "can't move down" in _message(app)
+        await pilot.press("right", "space", "right")  # (moved again, put down, then the cursor steps)
+        assert screen.game.counters.moves == 2 and board.held is None and board.cursor == 6
