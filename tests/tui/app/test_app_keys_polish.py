@@ -118,3 +118,19 @@ async def test_a_held_shift_piece_moves_with_one_arrow_press(tmp_path):
         assert screen.game.counters.moves == 1 and "can't move down" in _message(app)
         await pilot.press("right", "space", "right")  # (moved again, put down, then the cursor steps)
         assert screen.game.counters.moves == 2 and board.held is None and board.cursor == 6
+
+
+async def test_the_shift_board_labels_the_squares_its_hints_name(tmp_path):
+    app = make_app(tmp_path, "shift")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await idle(pilot)
+        await pilot.press("h")
+        await idle(pilot)
+        move = screen.board.hint_move
+        square = str(move)[:-1]  # ("b1": column b, row 1)
+        assert f"at {square} " in _message(app)
+        canvas = screen.board.draw()
+        x, y = 2 + move.col * 4, 2 + move.row * 2  # (the square's body)
+        assert canvas.chars[0][x + 1] == square[0] and canvas.chars[y][0] == square[1:]

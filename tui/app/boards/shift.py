@@ -34,6 +34,7 @@ class ShiftBoard(BoardView):
     ]
     HELP_NOTES = (
         "Tinted cells are the target pattern; a piece on a target turns green.",
+        "Columns are lettered along the top and rows numbered down the left, as hints name them.",
         "Pick a piece up (space), then each arrow moves it a cell, one move a press; space puts it down.",
         "Click a piece to pick it up, then click an empty neighbour to move it there.",
     )
@@ -118,6 +119,7 @@ class ShiftBoard(BoardView):
         legend = f"{GLYPHS['piece'][self.ascii_only]} piece  {GLYPHS['target'][self.ascii_only]} target"
         canvas = Canvas(max(width, len(legend)), height + 1)  # (a narrow board's legend is wider)
         self._frame(canvas, width - 1, height - 1)
+        self._coordinates(canvas, level)
         hint = self.hint_move
         hint_from = hint_to = None
         if hint is not None:
@@ -150,6 +152,15 @@ class ShiftBoard(BoardView):
                     canvas.tags[(x + dx, y + dy)] = cell
         canvas.put(max(0, (width - len(legend)) // 2), height, legend, self.style("dim"))
         return canvas
+
+    def _coordinates(self, canvas: Canvas, level: Any) -> None:
+        """Column letters on the top edge, row numbers on the left one: the squares hints
+        name ("the piece at b2")."""
+        style = self.style("label")
+        for col in range(level.cols):
+            canvas.put(_body(col, level.cols)[0] + 1, 0, shift.COLUMN_LETTERS[col], style)
+        for row in range(level.rows):
+            canvas.put(0, _body(row * level.cols, level.cols)[1], str(row + 1), style)
 
     def _frame(self, canvas: Canvas, right: int, bottom: int) -> None:
         tl, tr, bl, br, h, v = FRAME[self.ascii_only]
