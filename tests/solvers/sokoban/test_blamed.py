@@ -9,7 +9,7 @@ from fewest.engine import sokoban as S
 from fewest.levels import read_text
 from fewest.solvers import api
 from fewest.solvers.sokoban.pruning.deadlock import blamed_boxes, is_dead
-from tests.sokoban_support import random_rooms
+from tests.sokoban_support import positions, random_rooms
 
 
 def _level(text: str):
@@ -30,12 +30,7 @@ def test_only_boxes_of_condemned_positions_are_blamed():
     rng = random.Random(3)
     blamed_seen = 0
     for room in random_rooms(13, 30):
-        state = S.initial_state(room)
-        for _ in range(8):
-            moves = S.legal_moves(room, state)
-            if not moves:
-                break
-            state = S.apply(room, state, rng.choice(moves))
+        for state in positions(room, rng, 8):
             blamed = blamed_boxes(room, state)
             assert blamed <= set(state.boxes)
             if blamed:

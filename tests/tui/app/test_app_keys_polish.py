@@ -35,15 +35,14 @@ async def test_a_deadlock_marks_the_box_at_fault_and_h_twice_takes_the_push_back
         await wait_for(pilot, lambda: board.blamed[0] == screen.game.state)
         assert board.blamed[1] == {8}
         stuck, box = board.style("stuck"), board.style("box")
-        canvas = board.draw()
-        x = 8 % screen.game.level.width * 2  # (two columns a cell on a small level)
-        assert canvas.styles[8 // screen.game.level.width][x] == stuck != box
+        x, y = board.cell_origin(8)
+        assert board.draw().styles[y][x] == stuck != box
         await pilot.press("h")
         await idle(pilot)
         assert "(h again takes it back)" in _message(app)
         await pilot.press("h")
         assert screen.game.counters.moves == 0 and screen.game.can_redo
-        assert board.draw().styles[1][4] != stuck  # (the mark goes with the position)
+        assert board.draw().styles[y][x] != stuck  # (the mark goes with the position)
 
 
 async def test_a_hint_seen_before_a_restart_still_marks_the_solve_assisted(tmp_path):
@@ -134,3 +133,28 @@ async def test_the_shift_board_labels_the_squares_its_hints_name(tmp_path):
         canvas = screen.board.draw()
         x, y = 2 + move.col * 4, 2 + move.row * 2  # (the square's body)
         assert canvas.chars[0][x + 1] == square[0] and canvas.chars[y][0] == square[1:]
+
+
+async def test_sokoban_cells_fill_the_room_there_is_and_plus_minus_choose(tmp_path):
+    app = make_app(tmp_path, "sokoban")  # (a 6x5 room)
+    async with app.run_test(size=SIZE) as pilot:
+        board = board_screen(app).board
+        await pilot.pause()
+        assert board._cell_size() == (6, 3) and board.size.height == 15
+        await pilot.press("minus")
+        await pilot.pause()
+        assert board._cell_size() == (4, 2) and board.draw().width == 24 and "4x2" in _message(app)
+        await pilot.press("minus", "minus", "minus")  # (one column a cell at the least)
+        await pilot.pause()
+        assert board._cell_size() == (1, 1) and board.draw().width == 6
+        await pilot.press("plus")
+        assert board._cell_size() == (2, 1)
+        await pilot.press("0")  # (fitted to the window again, as it changes)
+        await pilot.resize_terminal(30, 10)
+        await pilot.pause()
+        await pilot.pause()
+        assert board._cell_size() == (2, 1)
+        await pilot.resize_terminal(60, 12)  # (too short for two lines a cell, wide enough)
+        await pilot.pause()
+        await pilot.pause()
+        assert board._cell_size() == (2, 1)

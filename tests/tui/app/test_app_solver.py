@@ -272,7 +272,8 @@ async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
         assert screen.check_action("meter", ()) is False
         level = screen.game.level
         target = 1 * level.width + 1  # the top-left floor cell
-        await pilot.click("#board-sokoban", offset=(1 + 2 * 1, 1))
+        x, y = screen.board.cell_origin(target)
+        await pilot.click("#board-sokoban", offset=(1 + x, y))
         assert screen.game.state.player == target
         assert screen.game.counters.moves == 3 and screen.game.counters.pushes == 0
         await pilot.press("question_mark")  # the help lists no meter either
@@ -290,7 +291,8 @@ async def test_sokoban_a_clicked_box_goes_where_the_next_click_says(tmp_path):
         width = game.level.width
 
         async def click(row: int, col: int) -> None:
-            await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+            x, y = board.cell_origin(row * width + col)
+            await pilot.click("#board-sokoban", offset=(1 + x, y))
             await app.workers.wait_for_complete()  # (a route is worked out in a thread)
             await pilot.pause()
             await idle(pilot)
@@ -324,7 +326,8 @@ async def test_a_box_clicked_while_a_solve_plays_stops_it_and_stays_picked(tmp_p
         await pilot.press("S")
         await wait_for(pilot, lambda: game.counters.moves >= 1 and screen.thinker.playing)
         row, col = divmod(min(game.state.boxes), game.level.width)
-        await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+        x, y = board.cell_origin(min(game.state.boxes))
+        await pilot.click("#board-sokoban", offset=(1 + x, y))
         played = game.counters.moves
         await pilot.pause(0.5)
         assert not screen.thinker.playing and game.counters.moves == played  # the solve stopped
