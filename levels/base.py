@@ -87,9 +87,10 @@ class LevelEntry:
 
     @property
     def key(self) -> str:
-        """A stable id for progress files: the source and what the level is, not where it
-        stands there (levels added to or removed from a file leave the others' progress)."""
-        return f"{self.source}#{self.fingerprint}"
+        """A stable id for progress files: what the level is, not where it stands nor which
+        file holds it (levels added to or removed from a file leave the others' progress,
+        and a level met in two files, or a bundled pack opened by its path, is one level)."""
+        return self.fingerprint
 
     @property
     def where(self) -> str:

@@ -34,7 +34,7 @@ class Pack:
     entries: tuple[LevelEntry, ...]
 
 
-def _pack_title(text: str, fallback: str) -> str:
+def pack_title(text: str, fallback: str) -> str:
     """The first `Title:` line before any level body, else a title made from the file name."""
     for raw in text_lines(text):
         line = raw.strip()
@@ -57,7 +57,7 @@ def bundled_packs() -> tuple[Pack, ...]:
         stem = item.name.rsplit(".", 1)[0]
         text = item.read_text(encoding="utf-8")
         entries = read_text(text, source=f"{SOURCE_PREFIX}{item.name}")
-        packs.append(Pack(stem, entries[0].family, _pack_title(text, stem), tuple(entries)))
+        packs.append(Pack(stem, entries[0].family, pack_title(text, stem), tuple(entries)))
     order = {family: i for i, family in enumerate(FAMILY_ORDER)}
     first = {name: i for i, name in enumerate(FIRST_PACKS)}
     return tuple(

@@ -43,6 +43,13 @@ def is_dead(family: str, level: Any, state: Any) -> bool:
     return solver_for(family).is_dead(level, state)
 
 
+def blamed(family: str, level: Any, state: Any) -> frozenset[int]:
+    """In a position `is_dead` condemns, the cells of the pieces at fault, where the family
+    can tell (Sokoban: boxes on dead squares, or frozen or never movable off a goal);
+    empty where it cannot (a deadlock of the boxes as a whole)."""
+    return solver_for(family).blamed(level, state)
+
+
 def warm_up(family: str, level: Any, should_stop: Callable[[], bool] | None = None) -> None:
     """Build whatever tables make later hints instant (no-op for families without any);
     it gives up, soon after, once `should_stop` says so (the player left the level)."""

@@ -25,6 +25,7 @@ class FamilySolver(Protocol):
     is OPTIMAL only when proven); raises nothing on a budget, it says so in the status.
     `warm_up`: build what makes later solves quick (`check` raises Stopped to give up).
     `is_dead`: a quick test that no plan solves `state` from here (False: not known).
+    `blamed`: in such a position, the cells of the pieces at fault (to mark on the board).
     `bench_cases`, `baseline`, `bench_notes`: the seeded workload `fewest bench` times,
     a plain method to compare against, and what the bench's footnote says of both.
     """
@@ -40,6 +41,10 @@ class FamilySolver(Protocol):
     def is_dead(self, level: Any, state: Any) -> bool:
         """Not known by default: only a family with a sure test says True."""
         return False
+
+    def blamed(self, level: Any, state: Any) -> frozenset[int]:
+        """None known by default."""
+        return frozenset()
 
     def bench_cases(self, quick: bool) -> list[BenchCase]: ...
 

@@ -8,7 +8,7 @@ from fewest.solvers.common.control import Check, Control, no_check
 from fewest.solvers.common.solution import Solution
 from fewest.solvers.contract import BenchCase, FamilySolver
 from fewest.solvers.sokoban import solver as _solver
-from fewest.solvers.sokoban.pruning.deadlock import is_dead
+from fewest.solvers.sokoban.pruning.deadlock import blamed_boxes, is_dead
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 
@@ -29,6 +29,9 @@ class SokobanSolver(FamilySolver):
 
     def is_dead(self, level: Any, state: Any) -> bool:
         return is_dead(level, state)
+
+    def blamed(self, level: Any, state: Any) -> frozenset[int]:
+        return blamed_boxes(level, state)
 
     def bench_cases(self, quick: bool) -> list[BenchCase]:
         return _solver.bench_cases(quick)

@@ -14,6 +14,7 @@ from textual.binding import Binding
 
 from fewest.levels.base import LevelEntry
 from fewest.tui.app.boards.base import want_ascii
+from fewest.tui.services.catalog import as_bundled, pack_title_of
 from fewest.tui.services.progress import ProgressStore
 
 THEMES = ("textual-dark", "textual-light")
@@ -45,7 +46,7 @@ class FewestApp(App):
         self.show_timer = True
         self.animation_speed = 1.0
         self.learn_par = True
-        self.entries = [self._absolute(e) for e in entries or []]
+        self.entries = as_bundled([self._absolute(e) for e in entries or []])
         self.start_index = start_index
         self.notes = list(notes or [])  # what to tell on opening (levels of the file left out)
         if self.entries and os.path.isfile(self.entries[0].source):
@@ -79,7 +80,7 @@ class FewestApp(App):
         self.push_screen(browser)
         if self.entries:
             index = min(max(self.start_index, 0), len(self.entries) - 1)
-            title = os.path.basename(source or "")
+            title = pack_title_of(self.entries[0]) or os.path.basename(source or "")
 
             def came_back(last: int | None) -> None:
                 if last is not None and source is not None:

@@ -1,4 +1,4 @@
-"""The level browser: families -> packs (bundled and recent files) -> levels.
+"""The level browser: families -> bundled packs, then recent files -> levels.
 
 Left, a tree of shelves by family; right, the chosen shelf's levels with par, the
 player's best (both by the metric M chose: Sokoban's moves or pushes) and marks. `/`
@@ -20,8 +20,9 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
+from fewest.solvers import api
 from fewest.tui.services.catalog import (
-    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of,
+    Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
 from fewest.tui.app.frontends import family_title
 from fewest.tui.services.level_summary import counted
@@ -49,6 +50,8 @@ class BrowserScreen(Screen):
     BINDINGS = [
         Binding("tab,shift+tab", "switch_pane", "Packs/levels", id="switch-pane"),
         Binding("slash", "search", "Search", id="search"),
+        Binding("c", "continue", "Continue", id="continue",
+                tooltip="Back to the game you left unfinished last"),
         Binding("o", "open_file", "Open file", id="open-file"),
         Binding("x", "forget_file", "Forget file", id="forget-file"),
         Binding("escape", "clear_search", "Clear search", id="clear-search", show=False),
@@ -64,6 +67,7 @@ class BrowserScreen(Screen):
         self._select_path = select_path  # a file to show first (`fewest play`)
         self._rows: list[tuple[int, int]] = []  # table row -> (shelf, level index)
         self._leaves: dict = {}  # shelf index -> its tree node
+        self._offer: tuple[int, str] | None = None  # (shelf, line): the unfinished game offered on landing
 
     def compose(self) -> ComposeResult:
         yield Header(icon="")
@@ -94,8 +98,9 @@ class BrowserScreen(Screen):
         select_path = select_path or self._select_path
         self._select_path = None
         if select_path is not None:
-            for i, shelf in enumerate(self.shelves):
-                if shelf.path == os.path.abspath(select_path):
+            for i, shelf in enumerate(self.shelves):  # (a file by its path, a bundled pack by its source)
+                if shelf.path == os.path.abspath(select_path) or (
+                        not shelf.path and shelf.entries and shelf.entries[0].source == select_path):
                     self.shelf_index = i
         self.shelf_index = min(self.shelf_index, max(0, len(self.shelves) - 1))
         self._fill_tree()
@@ -104,9 +109,18 @@ class BrowserScreen(Screen):
             self.say("\n".join(errors))
 
     def _land(self) -> None:
-        """Start on the first family's first shelf with an unsolved level, on that level."""
-        order = families_in(self.shelves)
-        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0]]
+        """Start on the game left unfinished last, offered (enter or c); else on the first
+        family's first shelf with an unsolved level, on that level."""
+        left = unfinished(self.shelves, self.store)
+        if left is not None:
+            shelf, level = left
+            entry = self.shelves[shelf].entries[level]
+            self._offer = (shelf, f"Your unfinished game: {entry.display_title()} ({self.shelves[shelf].title})"
+                                  " - enter or c continues it.")
+            self.show_shelf(shelf, level)
+            return
+        order = families_in([s for s in self.shelves if not s.is_file])
+        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0] and not s.is_file]
         for i in first:
             entries = self.shelves[i].entries
             if any(not self.store.level(e.key).solved for e in entries):
@@ -128,11 +142,13 @@ class BrowserScreen(Screen):
         tree = self.query_one("#shelves", Tree)
         tree.clear()
         self._leaves = {}
-        for family in [*families_in(self.shelves), None]:
-            members = [i for i, s in enumerate(self.shelves) if s.family == family]
+        packs = [i for i, s in enumerate(self.shelves) if not s.is_file]
+        groups = [(family_title(family), [i for i in packs if self.shelves[i].family == family])
+                  for family in families_in([self.shelves[i] for i in packs])]
+        groups.append(("Recent files", [i for i, s in enumerate(self.shelves) if s.is_file]))
+        for label, members in groups:
             if not members:
                 continue
-            label = family_title(family) if family else "Unreadable files"
             node = tree.root.add(Text(label, style="bold"), expand=True)
             for i in members:
                 self._leaves[i] = node.add_leaf(self._shelf_label(self.shelves[i]), data=i)
@@ -161,13 +177,16 @@ class BrowserScreen(Screen):
         table.clear(columns=True)
         searching = bool(self.query_text)
         self.set_class(searching, "-searching")
-        title_width = self._title_width(searching)
+        par_label, best_label = self._count_labels(searching)
+        title_width = self._title_width(searching) - (len(par_label) - 4) - (len(best_label) - 4)
+        if title_width < MIN_TITLE:  # (no room to name the metric: the message line names pushes)
+            par_label, best_label, title_width = "Par", "Best", self._title_width(searching)
         if searching:
             table.add_column("Pack", width=PACK_WIDTH)
         table.add_column("#", width=3)
         table.add_column("Title", width=title_width)
-        table.add_column("Par", width=4)
-        table.add_column("Best", width=4)
+        table.add_column(par_label, width=len(par_label))
+        table.add_column(best_label, width=len(best_label))
         table.add_column("", width=MARK_WIDTH)
         self._rows = []
         for s, shelf in enumerate(self.shelves):
@@ -193,6 +212,8 @@ class BrowserScreen(Screen):
             self.say(f"{len(self._rows)} level(s) match {self.query_text!r}")
         elif shelf is not None and shelf.error:
             self.say(shelf.error)
+        elif shelf is not None and self._offer is not None and self._offer[0] == self.shelf_index:
+            self.say(self._offer[1])
         elif shelf is not None:
             where = shelf.path or "bundled"
             line = f"{family_title(shelf.family)} · {shelf.title} · {len(shelf.entries)} levels · {where}"
@@ -201,6 +222,15 @@ class BrowserScreen(Screen):
                 line += f" · par and best in {metric}"
             self.say(line + _left_out_line(shelf))
         self.refresh_bindings()  # x (forget) is for files, not bundled packs: re-dim it
+
+    def _count_labels(self, searching: bool) -> tuple[str, str]:
+        """The Par and Best headers, with what they count where the shelf's family can count
+        more than one thing (Sokoban: moves or pushes, as M chose)."""
+        shelf = self.current_shelf
+        if searching or shelf is None or shelf.family is None or len(api.metrics(shelf.family)) < 2:
+            return "Par", "Best"
+        unit = chosen_metric(shelf.family, self.store)
+        return f"Par {unit}", f"Best {unit}"
 
     def _title_width(self, searching: bool) -> int:
         """What the screen leaves for titles once the tree and the other columns are placed."""
@@ -241,7 +271,7 @@ class BrowserScreen(Screen):
         shelf = self.shelves[index]
         if shelf.error and shelf.path:  # a file that did not read may have been mended since
             fresh = load_file_shelf(shelf.path)
-            if not fresh.error:  # (it moves out of "Unreadable files": the tree is built again)
+            if not fresh.error:  # (its label changes: the tree is built again)
                 self.reload(select_path=shelf.path)
                 return
         self.shelf_index = index
@@ -325,6 +355,7 @@ class BrowserScreen(Screen):
                 return
             shelf, level = fresh, level if level in found else found[0]
         self.shelf_index = shelf_index
+        self._offer = None  # (taken, or another level chosen)
         if self.query_text:  # come back to the shelf, not the search
             self.query_one("#search", Input).value = ""
         def came_back(last: int | None) -> None:
@@ -370,6 +401,14 @@ class BrowserScreen(Screen):
             search.value = ""
         self.query_one("#levels", DataTable).focus()
 
+    def action_continue(self) -> None:
+        left = unfinished(self.shelves, self.store)
+        if left is None:
+            self.say("No unfinished game to continue: every level you started is solved.")
+            return
+        self.show_shelf(*left)
+        self.open_level(*left)
+
     def action_open_file(self) -> None:
         def opened(path: str | None) -> None:
             if path:
@@ -406,6 +445,10 @@ class BrowserScreen(Screen):
         shelf = self.current_shelf
         left_out = _left_out_line(shelf) if shelf is not None and shelf.path == path else ""
         self.say(f"Pasted {levels}, kept as {path} under Recent files (x forgets it).{left_out}")
+        # (pasted to play it: opened, unless some of it did not read, which the message tells)
+        if shelf is not None and shelf.path == path and shelf.entries and not shelf.left_out:
+            self.app.notify(f"Pasted {levels}, kept under Recent files.", timeout=4, markup=False)
+            self.open_level(self.shelf_index, 0)
 
     def action_forget_file(self) -> None:
         shelf = self.current_shelf

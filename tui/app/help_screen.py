@@ -18,7 +18,7 @@ SHARED_NOTES = (
     "Capitals are shift+letter and differ from the small letter: S solves, s is Sokoban's down;"
     " h is always hint, H is rotation H.",
     "Hints are graduated: h once tells how many moves remain, twice shows the next move,"
-    " three times plays it. A move a hint showed or played, or a solve, marks the level assisted.",
+    " three times plays it. A hint asked on a try, or a solve, marks the level assisted.",
     "r restarts as an ordinary move: undo brings the position back.",
     "c copies your moves as text; pasting such text plays it from where you stand.",
 )
@@ -71,7 +71,10 @@ class HelpScreen(ModalScreen[None]):
                       if self.board_screen.check_action(b.action, ()) is not False]
             yield Static(self._table("Every board", shared), classes="help-table")
             yield Static(self._table("Anywhere", bindings_of(type(self.app))), classes="help-table")
-            notes = Text("\n".join(f"• {n}" for n in (*self.board_class.HELP_NOTES, *SHARED_NOTES)))
+            metric = getattr(self.board_screen, "metric", "moves")
+            then = {"pushes": " (then moves)"}.get(metric, "")
+            counted = f"The par, your best and the counts hints give are in {metric}{then} here."
+            notes = Text("\n".join(f"• {n}" for n in (*self.board_class.HELP_NOTES, counted, *SHARED_NOTES)))
             yield Static(notes, id="help-notes")
             yield Static("esc, q or ? closes this help", id="help-close-hint")
 

@@ -11,10 +11,10 @@ import os
 from dataclasses import dataclass
 
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, bundled_packs
+from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
-from fewest.tui.services.progress import ProgressStore
+from fewest.tui.services.progress import PASTED_PREFIX, ProgressStore
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,23 @@ def load_file_shelf(path: str) -> Shelf:
         return Shelf(None, title, (), path=path, error=str(exc))
     entries = collection.entries
     left_out = tuple(f"level {u.index}: {_where(u.error)}" for u in collection.unreadable)
-    return Shelf(entries[0].family, title, tuple(entries), path=path, left_out=left_out)
+    return Shelf(entries[0].family, _file_title(path, entries), tuple(entries), path=path, left_out=left_out)
+
+
+def _file_title(path: str, entries: list[LevelEntry]) -> str:
+    """A file's name in the list: its pack title (a `Title:` line before any level), else
+    for a pasted file its first level's title, else the file's name."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            title = pack_title(handle.read(), "")
+    except OSError:
+        title = ""
+    if title:
+        return title
+    if os.path.basename(path).startswith(PASTED_PREFIX):
+        more = f" +{len(entries) - 1}" if len(entries) > 1 else ""
+        return f"Pasted: {entries[0].display_title()}{more}"
+    return os.path.basename(path)
 
 
 def _where(error: LevelFormatError) -> str:
@@ -64,10 +80,34 @@ def build_catalog(store: ProgressStore) -> tuple[list[Shelf], list[str]]:
     """Bundled shelves then recent files (newest first), and any load errors to show."""
     shelves, errors = bundled_shelves()
     for path in store.recent:
-        shelves.append(load_file_shelf(path))
+        shelf = load_file_shelf(path)
+        if shelf.error or as_bundled(list(shelf.entries)) == list(shelf.entries):  # (not a bundled pack again)
+            shelves.append(shelf)
     for shelf in shelves:
         store.adopt(shelf.entries)  # (progress kept by the levels' places, before)
     return shelves, errors
+
+
+def as_bundled(entries: list[LevelEntry]) -> list[LevelEntry]:
+    """A bundled pack opened by its path (or a copy of it) is the bundled pack: its levels
+    as the browser lists them; other levels as they are."""
+    keys = [entry.key for entry in entries]
+    try:
+        packs = bundled_packs()
+    except LevelFormatError:
+        return entries
+    for pack in packs:
+        if [entry.key for entry in pack.entries] == keys:
+            return list(pack.entries)
+    return entries
+
+
+def pack_title_of(entry: LevelEntry) -> str | None:
+    """The title of the bundled pack `entry` comes from (None: not a bundled level)."""
+    for pack in bundled_packs() if entry.source.startswith(SOURCE_PREFIX) else ():
+        if pack.entries and pack.entries[0].source == entry.source:
+            return pack.title
+    return None
 
 
 def families_in(shelves: list[Shelf]) -> list[str]:
@@ -85,6 +125,16 @@ def next_unsolved(entries: tuple[LevelEntry, ...] | list[LevelEntry], store: Pro
         if not store.level(entries[index].key).solved:
             return index
     return 0
+
+
+def unfinished(shelves: list[Shelf], store: ProgressStore) -> tuple[int, int] | None:
+    """(shelf, level) of the game the player left last unfinished, if any."""
+    places: dict[str, tuple[int, int]] = {}
+    for s, shelf in enumerate(shelves):
+        for i, entry in enumerate(shelf.entries):
+            places.setdefault(entry.key, (s, i))
+    key = store.last_saved(places)
+    return None if key is None else places[key]
 
 
 def chosen_metric(family: str, store: ProgressStore) -> str:

@@ -2,9 +2,10 @@
 
 Four small JSON files under the data directory, so damage to one never costs the others:
 
-    progress.json  {"levels": {key: {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
+    progress.json  {"levels": {key (the level's fingerprint, LevelEntry.key): {"solved", "assisted", "best_moves", "best_pushes", "par", "best_plan", "par_plan",
                                      "push_par", "push_par_plan", "push_best", "push_best_moves", "push_best_plan"}}}
-    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text}}}
+    games.json     {"games": {key: {"record": Game.to_record(), "seconds": s, "hints": n, "plan": text, "push_plan": text,
+                                    "when": epoch seconds of the save}}}
     recent.json    {"files": [path, ...]}            (newest first)
     settings.json  {"settings": {"theme": ...}}
 
@@ -26,17 +27,21 @@ import errno
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 RECENT_LIMIT = 20
 LOCK_FILE = ".lock"
 STALE_TEMP_SECONDS = 60
 PASTED_DIR = "pasted"
+PASTED_PREFIX = "pasted-"  # (the browser names such files by their first level)
 DATA_DIR_ENV = "FEWEST_DATA_DIR"
+
+_CONTENT_KEY = re.compile(r"#lv[0-9a-f]{16}$")  # a key of before: the level's source, then its fingerprint
 
 # file stem -> the one top-level key its JSON object holds
 _FILES = {"progress": "levels", "games": "games", "recent": "files", "settings": "settings"}
@@ -145,6 +150,7 @@ class SavedGame:
     hints: int = 0
     plan: str | None = None  # a shortest plan on from where it stands, proven by the solver (text)
     push_plan: str | None = None  # one of the fewest pushes (then moves) from there, proven too
+    when: float = 0.0  # when it was saved (time.time(); 0: before saves said): the newest is "continue"
 
     def plan_by(self, metric: str) -> str | None:
         """The plan kept by `metric` ("moves" or "pushes")."""
@@ -160,6 +166,7 @@ class ProgressStore:
         self._touched: dict[str, set] = {stem: set() for stem in _FILES}
         self._dropped: dict[str, set] = {stem: set() for stem in _FILES}
         self._sweep_temp_files()
+        self._key_by_content()
         self.levels: dict[str, LevelRecord] = {}
         unread = self._read_levels()
         if unread:  # (left in the file as they are: a later version may read them)
@@ -192,6 +199,26 @@ class ProgressStore:
         return len(self._data["progress"]) - len(self.levels)
 
     # ----- levels -------------------------------------------------------
+    def _key_by_content(self) -> None:
+        """Records and games kept under `<source>#<fingerprint>` (before levels were keyed
+        by what they are alone) move to `<fingerprint>`, once: one level found in two files
+        merges its records (solved in either, the better bests) and keeps the newer game."""
+        for stem in ("progress", "games"):
+            table = self._data[stem]
+            for old in [k for k in table if isinstance(k, str) and _CONTENT_KEY.search(k)]:
+                new = old.rsplit("#", 1)[1]
+                if new not in table:
+                    table[new] = table[old]
+                elif stem == "progress" and isinstance(table[old], dict):
+                    table[new] = _merged_levels(table[old], table[new])
+                elif _saved_when(table[old]) > _saved_when(table[new]):
+                    table[new] = table[old]
+                del table[old]
+                self._changed(stem, new)
+                self._changed(stem, old, dropped=True)
+            if self._dropped[stem]:
+                self._write(stem)
+
     def adopt(self, entries: Sequence[Any]) -> None:
         """Move what is kept under the ids progress used before (a level's place in its
         file, `legacy_key`) to the levels' own ids (`key`), once, before they are shown."""
@@ -264,12 +291,24 @@ class ProgressStore:
         seconds, hints = raw.get("seconds", 0.0), raw.get("hints", 0)
         plans = [plan if isinstance(plan, str) else None for plan in (raw.get("plan"), raw.get("push_plan"))]
         clock_ok = isinstance(seconds, (int, float)) and 0 <= seconds < 1e9  # (not NaN, inf or 1e400)
+        when = raw.get("when", 0.0)
         return SavedGame(
             raw["record"],
             float(seconds) if clock_ok else 0.0,
             hints if type(hints) is int and hints >= 0 else 0,
             *plans,
+            float(when) if isinstance(when, (int, float)) and 0 <= when < 1e12 else 0.0,
         )
+
+    def last_saved(self, keys: Iterable[str]) -> str | None:
+        """Of the levels `keys`, the one whose unfinished game was saved last (None: none;
+        ties, as games saved before saves were dated: the first)."""
+        newest, found = -1.0, None
+        for key in keys:
+            saved = self.saved_game(key)
+            if saved is not None and saved.when > newest:
+                newest, found = saved.when, key
+        return found
 
     def save_game(self, key: str, game: SavedGame) -> None:
         self._data["games"][key] = asdict(game)
@@ -306,7 +345,7 @@ class ProgressStore:
         when the disk refused (the reason is queued in `messages`)."""
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
         folder = os.path.join(self.data_dir, PASTED_DIR)
-        path = os.path.join(folder, f"pasted-{digest}{extension}")
+        path = os.path.join(folder, f"{PASTED_PREFIX}{digest}{extension}")
         try:
             _write_atomically(folder, path, text)
         except OSError as exc:
@@ -408,6 +447,12 @@ class ProgressStore:
         for key in touched & mine.keys():
             merged[key] = _merged_levels(disk.get(key), mine[key]) if stem == "progress" else mine[key]
         self._data[stem] = merged
+
+
+def _saved_when(raw: Any) -> float:
+    """When a saved game (as kept in the file) was saved: 0 if it does not say."""
+    when = raw.get("when", 0.0) if isinstance(raw, dict) else 0.0
+    return float(when) if isinstance(when, (int, float)) else 0.0
 
 
 def _merged_levels(theirs: Any, mine: dict) -> dict:

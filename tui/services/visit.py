@@ -4,6 +4,7 @@ the saved game it opens from and is written back to; when solved, the level's re
 
 from __future__ import annotations
 
+import time
 from typing import Callable, Iterable
 
 from fewest.engine.base import format_plan
@@ -69,9 +70,16 @@ class Visit:
         game, key = self.game, self.entry.key
         if game.entries and not game.is_solved():
             texts = (None if plan is None else format_plan(game.rules, plan) for plan in plans)
-            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts))
+            self.store.save_game(key, SavedGame(game.to_record(), self.seconds, self.hints, *texts, when=time.time()))
         else:
             self.store.drop_game(key)
+
+    @property
+    def assisted(self) -> bool:
+        """Helped on this try: a move a hint or solve made on the line (game.assisted), or any
+        hint asked (what the status line counts: a restart does not unsee a hint; a new try
+        from the solved card does start afresh)."""
+        return self.game.assisted or self.hints > 0
 
     def record_solve(self, metric: str, pushes: bool) -> tuple[int | None, bool]:
         """The game just solved goes into the level's record (by `metric`; with its pushes
@@ -81,7 +89,7 @@ class Visit:
         counters = game.counters
         best_before = self.store.level(key).best_by(metric)
         new_best = self.store.record_solve(key, counters.moves, counters.pushes if pushes else None,
-                                           game.assisted, self.solution_text, metric)
+                                           self.assisted, self.solution_text, metric)
         self.store.drop_game(key, finished=True)
         return best_before, new_best
 

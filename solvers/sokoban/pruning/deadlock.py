@@ -128,3 +128,21 @@ def is_dead(level: Any, state: Any) -> bool:
         return True
     pairs = pair_bound(board)
     return pairs is not None and pairs.bound(boxes, player) >= UNREACHABLE
+
+
+def blamed_boxes(level: Any, state: Any) -> frozenset[int]:
+    """The engine cells of the boxes a dead position can be blamed on, for the player to
+    see: on a dead square, frozen off a goal (with the rest of their frozen set off goals),
+    else never movable off a goal. Empty for a deadlock of the boxes as a whole (pairs,
+    no way to give each box a goal), and for a position not dead by these tests."""
+    board = compile_board(level)
+    tables = build_tables(board)
+    boxes = board.mask(state.boxes) & board.floor
+    blamed = boxes & tables.dead
+    for box in cells_of(boxes & ~board.goals & ~blamed):
+        blamed |= frozen_group(tables, boxes, box) & ~board.goals
+    if not blamed:
+        never = immovable(board, board.inside(state.player), boxes, boxes, 0, tables.live)
+        blamed = never & ~board.goals
+    width, level_width = board.width, level.width
+    return frozenset((cell // width - 1) * level_width + cell % width - 1 for cell in cells_of(blamed))

@@ -396,14 +396,16 @@ async def test_a_pasted_level_is_kept_as_a_file_and_opened_under_recent_files(tm
         [path] = app.store.recent
         assert os.path.dirname(path) == str(tmp_path / "data" / "pasted") and path.endswith(".xsb")
         assert read_file(path)[0].level.boxes  # the file reads back
-        assert app.screen.current_shelf.path == path and app.focused is _table(app)
-        message = str(app.screen.query_one("#browser-message").render())
-        assert message.startswith(f"Pasted 1 level, kept as {path}")
+        await wait_for(pilot, lambda: isinstance(app.screen, BoardScreen))  # (pasted to play it: opened)
+        assert board_screen(app).entry.source == path
+        await pilot.press("q")
+        browser = app.screen
+        assert browser.current_shelf.path == path and app.focused is _table(app)
+        assert any(n.message.startswith("Pasted 1 level, kept under Recent files") for n in app._notifications)
+        assert browser.current_shelf.title == "Pasted: Level 1"
         _table(app).post_message(events.Paste("#####\n#@$.#\n#####\n"))  # the same again: one file
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, BoardScreen))
         assert app.store.recent == [path] and os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
-        await pilot.press("enter")
-        assert isinstance(app.screen, BoardScreen)
 
 
 async def test_pasted_text_that_is_no_level_is_refused_and_the_search_box_takes_text(tmp_path):
@@ -435,13 +437,35 @@ async def test_under_pushes_sokobans_par_and_best_count_pushes(tmp_path):
         table = _table(app)
         labels = [c.label.plain for c in table.columns.values()]
         row = table.get_row_at(0)
-        assert (row[labels.index("Par")], row[labels.index("Best")]) == ("9", "10")
+        assert (row[labels.index("Par pushes")], row[labels.index("Best pushes")]) == ("9", "10")  # (named)
         assert _table(app).row_count == len(sokoban_shelf.entries)
-        assert [table.get_row_at(i)[labels.index("Par")] for i in range(1, 3)] == [
+        assert [table.get_row_at(i)[labels.index("Par pushes")] for i in range(1, 3)] == [
             str(entry.push_par) for entry in sokoban_shelf.entries[1:3]]  # (the file's Push-par)
         assert str(browser.query_one("#browser-message").render()).endswith("· par and best in pushes")
         app.store.set_setting("metric", "moves")
         browser.show_shelf(browser.shelf_index)
         await pilot.pause()
         row = _table(app).get_row_at(0)
-        assert (row[labels.index("Par")], row[labels.index("Best")]) == (str(first.par or "?"), "30")
+        labels = [c.label.plain for c in _table(app).columns.values()]
+        assert (row[labels.index("Par moves")], row[labels.index("Best moves")]) == (str(first.par or "?"), "30")
+
+
+async def test_recent_files_have_a_shelf_of_their_own_under_readable_names(tmp_path):
+    named = tmp_path / "mine.fewest"
+    named.write_text("Family: rotation\nTitle: My rotations\n\n" + "1 " * 24 + "\n", encoding="utf-8")
+    plain = tmp_path / "plain.xsb"
+    plain.write_text("#####\n#@$.#\n#####\n", encoding="utf-8")
+    store = ProgressStore(str(tmp_path / "data"))
+    pasted = store.keep_pasted("#####\n#@$.#\n#####\nTitle: Corridor\n", ".xsb")
+    for path in (plain, named, pasted):
+        store.add_recent(str(path))
+    app = quiet_app(FewestApp(data_dir=str(tmp_path / "data")))
+    async with app.run_test(size=SIZE):
+        browser = app.screen
+        families = [str(node.label) for node in browser.query_one("#shelves", Tree).root.children]
+        assert families[-1] == "Recent files" and families.count("Rotation") == 1
+        recent = browser.query_one("#shelves", Tree).root.children[-1]
+        labels = [str(leaf.label).rsplit("  ", 1)[0] for leaf in recent.children]
+        assert labels == ["Pasted: Corridor", "My rotations", "plain.xsb"]  # (newest first)
+        for node in browser.query_one("#shelves", Tree).root.children[:-1]:
+            assert not any(browser.shelves[leaf.data].is_file for leaf in node.children)

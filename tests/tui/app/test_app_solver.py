@@ -70,7 +70,9 @@ async def test_escape_cancels_a_long_search_within_a_fifth_of_a_second(tmp_path,
         assert slow.stopped_at[0] - pressed < 0.2
         assert not screen.thinker.busy and _message(app) == "Cancelled."
         assert app.screen is screen  # escape cancelled; it did not leave the board
-        await pilot.press("escape")
+        await pilot.press("escape")  # (then the message goes; escape never leaves, q does)
+        assert app.screen is screen and _message(app) == ""
+        await pilot.press("q")
         assert app.screen is not screen
 
 
@@ -104,7 +106,7 @@ async def test_leaving_a_level_stops_its_warm_up(tmp_path, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         await wait_for(pilot, lambda: bool(started), timeout=2)
-        await pilot.press("escape")
+        await pilot.press("q")
         assert app.screen is not screen
         await wait_for(pilot, lambda: bool(stopped), timeout=2)
         assert stopped == [True]
@@ -165,8 +167,11 @@ async def test_hint_in_a_dead_sokoban_position_counts_the_undos_back(tmp_path):
         await pilot.press("h")
         await idle(pilot)
         assert "can't be solved from here" in _message(app).lower() and "undo 1 move" in _message(app)
-        await pilot.press("h", "h")  # nothing more to tell: not counted again
-        assert screen.hints == 1 and "undo 1 move" in _message(app)
+        assert "(h again takes it back)" in _message(app)
+        await pilot.press("h")  # takes the move back (not counted as a hint), redo brings it again
+        assert screen.hints == 1 and screen.game.counters.moves == 0 and "Took back 1 move" in _message(app)
+        await pilot.press("y")
+        assert screen.game.counters.pushes == 1
         await pilot.press("left")
         await pilot.press("h")
         await idle(pilot)
@@ -267,7 +272,8 @@ async def test_sokoban_has_no_meter_and_clicks_walk(tmp_path):
         assert screen.check_action("meter", ()) is False
         level = screen.game.level
         target = 1 * level.width + 1  # the top-left floor cell
-        await pilot.click("#board-sokoban", offset=(1 + 2 * 1, 1))
+        x, y = screen.board.cell_origin(target)
+        await pilot.click("#board-sokoban", offset=(1 + x, y))
         assert screen.game.state.player == target
         assert screen.game.counters.moves == 3 and screen.game.counters.pushes == 0
         await pilot.press("question_mark")  # the help lists no meter either
@@ -285,7 +291,8 @@ async def test_sokoban_a_clicked_box_goes_where_the_next_click_says(tmp_path):
         width = game.level.width
 
         async def click(row: int, col: int) -> None:
-            await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+            x, y = board.cell_origin(row * width + col)
+            await pilot.click("#board-sokoban", offset=(1 + x, y))
             await app.workers.wait_for_complete()  # (a route is worked out in a thread)
             await pilot.pause()
             await idle(pilot)
@@ -319,7 +326,8 @@ async def test_a_box_clicked_while_a_solve_plays_stops_it_and_stays_picked(tmp_p
         await pilot.press("S")
         await wait_for(pilot, lambda: game.counters.moves >= 1 and screen.thinker.playing)
         row, col = divmod(min(game.state.boxes), game.level.width)
-        await pilot.click("#board-sokoban", offset=(1 + 2 * col, row))
+        x, y = board.cell_origin(min(game.state.boxes))
+        await pilot.click("#board-sokoban", offset=(1 + x, y))
         played = game.counters.moves
         await pilot.pause(0.5)
         assert not screen.thinker.playing and game.counters.moves == played  # the solve stopped

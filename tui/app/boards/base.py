@@ -110,6 +110,8 @@ class BoardView(Widget, can_focus=True):
         self.on_select = on_select  # the screen's: the player picked something (a solution playing stops)
         self.ascii_only = ascii_only
         self.hint_move: Any = None  # highlighted next move of a shortest plan (UI only)
+        # (a dead position, the cells of the pieces at fault there: marked while it stands)
+        self.blamed: tuple[Any, frozenset[int]] = (None, frozenset())
         self._canvas: Canvas | None = None
         self.reset_ui()
 

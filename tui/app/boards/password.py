@@ -2,7 +2,8 @@
 
 Every key is one command of the rules (and costs one move): arrows move the grid
 cursor (wrapping), [ ] or , . move the rail cursor, space / enter places the rail's
-figure under the grid cursor. Cells already showing the code's figure are green.
+figure under the grid cursor. Cells already showing the code's figure are green, the
+others red; a legend under the board names the figures.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ class PasswordBoard(BoardView):
     ]
     HELP_NOTES = (
         "Every command costs one move, cursor steps included; both cursors wrap around.",
-        "The code to key in is shown on the right; matching cells turn green.",
-        "H is the heart, Y the axe, S the sword, _ the blank.",
+        "The code to key in is shown on the right; matching cells are green, the others red.",
+        "H is the heart, Y the axe, S the sword, _ the blank (the legend under the board).",
     )
 
     def action_command(self, command: str) -> None:
@@ -60,13 +61,20 @@ class PasswordBoard(BoardView):
     def _figure(self, index: int) -> str:
         return self.game.level.rail[index]
 
+    def _legend(self) -> str:
+        """What the figures on the rail are, and what the grid's colours say."""
+        figures = "  ".join(f"{f} {NAMES.get(f, f)}" for f in dict.fromkeys(self.game.level.rail))
+        return f"{figures}  ·  green right, red wrong" if not self.ascii_only else f"{figures}  -  green right, red wrong"
+
     def draw(self) -> Canvas:
         level, state = self.game.level, self.game.state
         grid_w = level.cols * CELL_X + 3
         rail_w = len(level.rail) * CELL_X + 6
-        width = max(grid_w, rail_w) + 4 + grid_w
+        legend = self._legend()
+        width = max(max(grid_w, rail_w) + 4 + grid_w, len(legend))
         height = level.rows * 2 + 5
         canvas = Canvas(width, height)
+        canvas.put(0, height - 1, legend, self.style("dim"))
         hint = str(self.hint_move) if self.hint_move is not None else None
         # the rail
         canvas.put(0, 0, "Rail", self.style("dim"))

@@ -2,7 +2,7 @@
 
 A line moves towards the label you press: A (top) pulls its column up, F (bottom)
 pushes it down, C/D (right) move rows right, H/G (left) move them left. Keys A-H
-(shift+letter) or 1-8, or click a label.
+(shift+letter; lowercase too, but for b, c and h, the screen's), 1-8, or click a label.
 """
 
 from __future__ import annotations
@@ -37,8 +37,13 @@ CELL_W, PITCH_X, PITCH_Y = 5, 6, 2  # characters per cell, per column, lines per
 MARGIN_X, MARGIN_Y = 4, 2
 
 
+# Lowercase letters rotate too, but for the board screen's own b (best), c (copy), h (hint).
+TAKEN_LOWERCASE = frozenset("bch")
+
+
 def _rotate_binding(letter: str) -> Binding:
-    return Binding(f"{letter},{DIGIT_KEYS[letter]}", f"rotate('{letter}')",
+    lower = "" if letter.lower() in TAKEN_LOWERCASE else f"{letter.lower()},"
+    return Binding(f"{letter},{lower}{DIGIT_KEYS[letter]}", f"rotate('{letter}')",
                    f"Rotate {letter}: {WORDS[letter]}", id=f"rotate-{letter.lower()}", group=ROTATE)
 
 
@@ -47,7 +52,8 @@ class RotationBoard(BoardView):
     COMPONENT_CLASSES = {"board--d1", "board--d2", "board--d3", "board--centre-mark"}
     BINDINGS = [_rotate_binding(letter) for letter in rotation.LETTERS]
     HELP_NOTES = (
-        "A line moves towards the label you press; 1-8 are the same moves as A-H.",
+        "A line moves towards the label you press; 1-8 are the same moves as A-H, and so are"
+        " a, d, e, f, g (b, c, h are Best, Copy, Hint: use B, C, H or 2, 3, 8).",
         "Click a label to rotate its line.",
         "Goal: the eight centre cells (in brackets) all show one digit.",
     )

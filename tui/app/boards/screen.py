@@ -60,7 +60,7 @@ class BoardScreen(Screen[int]):
                 tooltip="Metric: hints, solve, par and best by the fewest moves, or by the fewest pushes (then moves)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
         Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
-                tooltip="Stop a search or a solve; else back to the levels"),
+                tooltip="Stop a search or a solve, else hide the hint, else the message (q leaves)"),
         Binding("q", "back", "Back", id="back", tooltip="Back to the levels"),
     ]
 
@@ -283,7 +283,7 @@ class BoardScreen(Screen[int]):
             "redo": game.can_redo,
             "restart": game.state != game.start,
             "replay_best": self.store.level(self.entry.key).best_plan_by(self.metric) is not None and not playing,
-            "cancel_or_back": True,  # (escape stops a search or a solve, else goes back)
+            "cancel_or_back": True,  # (escape stops a search or a solve, else dismisses)
         }
         if action == "meter":
             return self._board is not None and self._board.METER
@@ -293,6 +293,12 @@ class BoardScreen(Screen[int]):
 
     # ----- the thinker's keys ---------------------------------------------
     def action_hint(self) -> None:
+        back = self.thinker.undos_told()
+        if back:  # (h again, once told the way out of a dead position, takes it)
+            self._go(lambda: self._take_back(back),
+                     f"Took back {back} move{'s' if back != 1 else ''}: the level can be solved from here"
+                     f" (redo brings {'it' if back == 1 else 'them'} back).")
+            return
         if self.thinker.hint():  # (an h that tells nothing new is not counted)
             self.visit.hints += 1
             self._show_status()
@@ -368,6 +374,10 @@ class BoardScreen(Screen[int]):
 
     def action_restart(self) -> None:
         self._go(self.game.restart, "Restarted (undo brings your moves back).")
+
+    def _take_back(self, count: int) -> bool:
+        self.game.undo_to(count)
+        return True
 
     def _go(self, through: Callable[[], bool], saying: str = "") -> None:
         """Undo, redo or restart (`through` the game: False if there was nothing to do)."""
@@ -446,6 +456,9 @@ class BoardScreen(Screen[int]):
         self.dismiss(self.index)
 
     def action_cancel_or_back(self) -> None:
+        """Escape dismisses, one thing at a time: a search or a solve playing, the hint
+        shown, the message; it never leaves the board (q does), as a player pressing it
+        to dismiss a message would lose their place."""
         if self.thinker.busy or self.thinker.playing:
             self._stop_thinking()
             self.say("Cancelled.")
@@ -453,8 +466,10 @@ class BoardScreen(Screen[int]):
             self.board.hint_move = None
             self.board.show()
             self.say("")
+        elif self.message:
+            self.say("")
         else:
-            self.action_back()
+            self.say("Nothing to cancel: q goes back to the levels.")
 
     # ----- solved ----------------------------------------------------------
     def _celebrate(self) -> None:
@@ -473,7 +488,7 @@ class BoardScreen(Screen[int]):
             par=par_of(self.entry, self.store, metric),
             best_before=best_before,
             new_best=new_best,
-            assisted=self.game.assisted,
+            assisted=visit.assisted,
             seconds=visit.seconds if self.app.show_timer else None,
             has_next=self.index + 1 < len(self.entries),
         )

@@ -1,8 +1,9 @@
 """Shift board: pieces over the target pattern; a cursor picks a piece up and drops it next door.
 
 Target cells are tinted under the pieces, so a piece on a target reads at a glance.
-Arrows move the cursor; space / enter picks up the piece under it, and again drops
-it on an adjacent empty cell (one engine move). Clicks do the same.
+Arrows move the cursor; space / enter picks up the piece under it, then each arrow
+moves it a cell (one engine move a press) until space puts it down. Clicks pick a
+piece up and drop it on an empty neighbour.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class ShiftBoard(BoardView):
     ]
     HELP_NOTES = (
         "Tinted cells are the target pattern; a piece on a target turns green.",
-        "Pick a piece up, move the cursor next to it, drop it: that is one move.",
+        "Columns are lettered along the top and rows numbered down the left, as hints name them.",
+        "Pick a piece up (space), then each arrow moves it a cell, one move a press; space puts it down.",
         "Click a piece to pick it up, then click an empty neighbour to move it there.",
     )
 
@@ -45,11 +47,27 @@ class ShiftBoard(BoardView):
         return bool(self.game.state.pieces >> cell & 1)
 
     def action_cursor(self, direction: str) -> None:
+        """The cursor steps (wrapping); a piece held moves instead, one move a press."""
+        if self.held is not None and self._has_piece(self.held):
+            self._slide(direction)
+            return
         level = self.game.level
         row, col = divmod(self.cursor, level.cols)
         dr, dc = shift.STEPS[direction]
         self.cursor = (row + dr) % level.rows * level.cols + (col + dc) % level.cols
         self.show()
+
+    def _slide(self, direction: str) -> None:
+        """Move the held piece a cell `direction` (it stays held, the cursor on it)."""
+        cols = self.game.level.cols
+        row, col = divmod(self.held, cols)
+        move = shift.Move(row, col, direction)
+        if move not in set(self.game.legal_moves()):
+            self.say(f"The piece can't move {WORDS[direction]}: space puts it down.")
+            return
+        dr, dc = shift.STEPS[direction]
+        self.held = self.cursor = (row + dr) * cols + col + dc
+        self.pick(move)
 
     def focus_point(self) -> tuple[int, int] | None:
         """The cursor's cell (a board larger than the screen scrolls to it)."""
@@ -69,12 +87,12 @@ class ShiftBoard(BoardView):
         if self.held is None:
             if self._has_piece(cell):
                 self.held = cell
-                self.say("Picked up: move next to it and drop it on an empty cell.")
+                self.say("Picked up: an arrow moves it a cell (one move a press); space puts it down.")
             else:
                 self.say("No piece here to pick up.")
         elif cell == self.held:
             self.held = None
-            self.say("Put back.")
+            self.say("Put down.")
         else:
             move = self._step(self.held, cell)
             if move is None:
@@ -101,6 +119,7 @@ class ShiftBoard(BoardView):
         legend = f"{GLYPHS['piece'][self.ascii_only]} piece  {GLYPHS['target'][self.ascii_only]} target"
         canvas = Canvas(max(width, len(legend)), height + 1)  # (a narrow board's legend is wider)
         self._frame(canvas, width - 1, height - 1)
+        self._coordinates(canvas, level)
         hint = self.hint_move
         hint_from = hint_to = None
         if hint is not None:
@@ -133,6 +152,15 @@ class ShiftBoard(BoardView):
                     canvas.tags[(x + dx, y + dy)] = cell
         canvas.put(max(0, (width - len(legend)) // 2), height, legend, self.style("dim"))
         return canvas
+
+    def _coordinates(self, canvas: Canvas, level: Any) -> None:
+        """Column letters on the top edge, row numbers on the left one: the squares hints
+        name ("the piece at b2")."""
+        style = self.style("label")
+        for col in range(level.cols):
+            canvas.put(_body(col, level.cols)[0] + 1, 0, shift.COLUMN_LETTERS[col], style)
+        for row in range(level.rows):
+            canvas.put(0, _body(row * level.cols, level.cols)[1], str(row + 1), style)
 
     def _frame(self, canvas: Canvas, right: int, bottom: int) -> None:
         tl, tr, bl, br, h, v = FRAME[self.ascii_only]

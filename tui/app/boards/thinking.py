@@ -228,6 +228,14 @@ class Thinker(Widget):
         self._think("hint")
         return True
 
+    def undos_told(self) -> int | None:
+        """The undos a hint told lead back out of the dead position the player is in (what
+        h takes back next), if it told."""
+        known = self.answer
+        if self._is_current(known) and known.plan is None and known.dead and known.undo_to_solvable:
+            return known.undo_to_solvable
+        return None
+
     def solve(self) -> None:
         """S: play the shortest remaining plan, a move at a time."""
         if self.host.game.is_solved() or self._playing:
@@ -294,7 +302,9 @@ class Thinker(Widget):
         if not self._is_current(answer):
             return
         if answer.dead or answer.plan is None:
-            self._say(no_plan_text(answer))
+            back = self.undos_told()
+            again = f"  (h again takes {'it' if back == 1 else 'them'} back)" if back else ""
+            self._say(no_plan_text(answer) + again)
             return
         if self._want == "solve":
             self.play_plan(list(answer.plan), answer.status is Status.OPTIMAL)
@@ -367,10 +377,13 @@ class Thinker(Widget):
             else:
                 self._answer(worker.result)
         elif worker.group == "deadlock" and state is WorkerState.SUCCESS:
-            checked, back = worker.result
+            checked, back, blamed = worker.result
             answered = self._busy_since is not None or (self.answer is not None and self.answer.state == checked)
-            if checked == game.state and back is not None and not answered:  # (a hint says more)
-                self._say(deadlock_text(back, file_par_text(self.host.entry)))
+            if checked == game.state and back is not None:
+                self.host.board.blamed = (checked, blamed)  # (the boxes at fault, marked)
+                self.host.board.show()
+                if not answered:  # (a hint says more)
+                    self._say(deadlock_text(back, file_par_text(self.host.entry)))
         elif worker.group == "meter" and state is WorkerState.SUCCESS:
             measured, value = worker.result
             if measured == game.state:
@@ -391,7 +404,8 @@ class Thinker(Widget):
     @work(thread=True, exclusive=True, group="deadlock", exit_on_error=False)
     def _check_deadlock(self, family: str, level: Any, state: Any, history: list, known: dict) -> tuple:
         worker = get_current_worker()
-        return state, undos_out_of_deadlock(family, level, state, history, known, lambda: worker.is_cancelled)
+        back = undos_out_of_deadlock(family, level, state, history, known, lambda: worker.is_cancelled)
+        return state, back, frozenset() if back is None else api.blamed(family, level, state)
 
     def _start_meter(self) -> None:
         game = self.host.game

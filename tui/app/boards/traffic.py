@@ -15,7 +15,7 @@ from fewest.engine import traffic
 from fewest.tui.app.boards.base import BoardView, Canvas, arrow_bindings
 
 CELL_X, CELL_Y = 4, 2  # characters per cell across and down (one of each is the gap between cars)
-CAR_COLOURS = 6
+CAR_COLOURS = 7  # board.tcss's car0..car6
 WORDS = {"L": "left", "R": "right", "U": "up", "D": "down"}
 ARROWS = {"L": ("◀", "<"), "R": ("▶", ">"), "U": ("▲", "^"), "D": ("▼", "v")}
 FRAME = ("┌┐└┘─│", "++++-|")
@@ -95,6 +95,12 @@ class TrafficBoard(BoardView):
         offset = self.game.state.offsets[level.index[car.name]]
         return _body(car.cells(level.n, offset)[0], level.n)  # (where _car_block draws it)
 
+    def _colours(self) -> dict[str, int]:
+        level = self.game.level
+        if getattr(self, "_coloured", None) is not level:
+            self._coloured, self._colour_of = level, car_colours(level)
+        return self._colour_of
+
     def _car(self, name: str | None) -> traffic.Car | None:
         level = self.game.level
         return level.cars[level.index[name]] if name in level.index else None
@@ -161,7 +167,7 @@ class TrafficBoard(BoardView):
         elif kind == traffic.EXIT and car.name == target:
             style = self.style("target-car")
         else:
-            style = self.style(f"car{i % CAR_COLOURS}")
+            style = self.style(f"car{self._colours().get(car.name, i) % CAR_COLOURS}")
         width = (car.length if car.horizontal else 1) * CELL_X - 1
         height = (1 if car.horizontal else car.length) * CELL_Y - 1
         x, y = _body(car.cells(n, offset)[0], n)
@@ -174,6 +180,39 @@ class TrafficBoard(BoardView):
         elif car.name == self.selected:
             label = f"[{car.name}]"
         canvas.put(x + (width - len(label) + 1) // 2, y + (height - 1) // 2, label, style)
+
+
+def _reach(level: traffic.Level, car: traffic.Car) -> set[int]:
+    """Every cell `car` could ever cover (walls stop it; other cars move)."""
+    cells: set[int] = set()
+    for offset in range(level.n - car.length + 1):
+        span = car.cells(level.n, offset)
+        if not level.walls.intersection(span):
+            cells.update(span)
+    return cells
+
+
+def _beside(cells: set[int], n: int) -> set[int]:
+    """The cells that share an edge with one of `cells` on an n x n board."""
+    return ({c + d for c in cells for d in (-n, n)}
+            | {c + d for c in cells for d in (-1, 1) if (c + d) // n == c // n and c + d >= 0})
+
+
+def car_colours(level: traffic.Level) -> dict[str, int]:
+    """A colour number per car such that two cars that could ever touch (a cell of one's
+    reach beside a cell of the other's) differ, where CAR_COLOURS allow: greedy colouring,
+    busiest car first. (The target car has its own red and is left out.)"""
+    kind, target = level.goal
+    cars = [car for car in level.cars if not (kind == traffic.EXIT and car.name == target)]
+    reach = [_reach(level, car) for car in cars]
+    near = [_beside(cells, level.n) for cells in reach]
+    touching = {i: {j for j in range(len(cars)) if j != i and near[i] & reach[j]} for i in range(len(cars))}
+    colour: dict[int, int] = {}
+    for i in sorted(touching, key=lambda i: (-len(touching[i]), i)):
+        taken = [colour[j] for j in touching[i] if j in colour]
+        free = [k for k in range(CAR_COLOURS) if k not in taken]
+        colour[i] = free[0] if free else min(range(CAR_COLOURS), key=taken.count)
+    return {cars[i].name: colour[i] for i in colour}
 
 
 def _body(cell: int, n: int) -> tuple[int, int]:
