@@ -356,10 +356,11 @@ REACHED = 40  # the bound a climbing search reaches at once
 
 def climbing(control: Control) -> None:
     """A search that reaches the bound REACHED at once, then only expands, until stopped."""
-    control.bound = REACHED
-    while True:
-        control.tick(100)
-        time.sleep(0.001)
+    with control.metered() as meter:  # (as a search tells its bound)
+        meter.bound = REACHED
+        while True:
+            control.tick(100)
+            time.sleep(0.001)
 
 
 def idle(control: Control) -> None:

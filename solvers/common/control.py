@@ -5,6 +5,13 @@ An algorithm calls `control.tick()` once per expanded node; every
 are looked at, so a cancel is seen within a few milliseconds. Exceeding
 anything raises `Stopped`, which the algorithm turns into an honest
 `Solution` status: a plan is never labelled optimal unless it was proven.
+
+The budget is a frozen value: a phase on a share of it runs on a control of its own
+(`share`, `within`), never on a swapped field. What a search holds now (for the memory
+check and the progress figures) it keeps on a `Meter` it opens on the control for the
+time it runs (`metered`); what it found out comes back as a frozen `Report`: in the
+`Stats` of its Solution, on the `Stopped` that ended it, and to the meter of the search
+that called it when its own closes.
 """
 
 from __future__ import annotations
@@ -12,7 +19,8 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from copy import copy
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
@@ -32,12 +40,62 @@ class Progress:
     seconds: float
 
 
-class Stopped(Exception):
-    """Raised inside a search when a budget runs out or the caller cancels."""
+@dataclass(frozen=True)
+class Report:
+    """What a search tells its caller once it ends: the positions it stored, the bound it
+    reached (the metric's first count; None: none), the most memory its checks saw it hold
+    and the helper processes still counted as running beside it."""
 
-    def __init__(self, reason: str) -> None:
+    stored: int = 0
+    bound: int | None = None
+    peak_bytes: int = 0
+    helpers: int = 0
+
+
+class Meter:
+    """What a running search holds now: opened by the search (`Control.metered`), written by
+    it alone, read by its control's checks (memory, time kept to let go) and progress."""
+
+    __slots__ = ("stored", "bound", "bytes_per_entry", "measure", "release_seconds", "helpers", "peak_bytes", "tells")
+
+    def __init__(self, bytes_per_entry: int = 200, tells: bool = True) -> None:
+        self.stored = 0
+        self.bound: int | None = None
+        self.bytes_per_entry = bytes_per_entry  # the search's estimate of one stored state
+        # or, better, a count of the bytes it holds now
+        self.measure: Callable[[], int] | None = None
+        # the time the search will take to let go of its tables once stopped (it stops that
+        # much sooner, so that its answer still comes within the time budget)
+        self.release_seconds = 0.0
+        self.helpers = 0  # processes the search runs beside it now
+        self.peak_bytes = 0
+        self.tells = tells  # (False: its figures are not its caller's, as a plan's reordering)
+
+    def memory_used(self) -> int:
+        """The search's own estimate of the bytes it holds."""
+        if self.measure is not None:
+            return self.measure()
+        return self.stored * self.bytes_per_entry
+
+    def heard(self, report: Report) -> None:
+        """A search this one called has ended: its positions are the last stored, its bound
+        stands where higher (a bound never falls)."""
+        self.stored = report.stored
+        self.bound = max(self.bound or 0, report.bound or 0) or None
+        self.peak_bytes = max(self.peak_bytes, report.peak_bytes)
+
+    def report(self) -> Report:
+        return Report(self.stored, self.bound, self.peak_bytes, self.helpers)
+
+
+class Stopped(Exception):
+    """Raised inside a search when a budget runs out or the caller cancels; `report`: what
+    the search it ended had reached (set as it leaves that search's meter)."""
+
+    def __init__(self, reason: str, report: Report | None = None) -> None:
         super().__init__(reason)
         self.reason = reason  # "time", "nodes", "memory" or "cancelled"
+        self.report = report
 
 
 Check = Callable[[], None]  # called now and then by a long build; raises Stopped to end it
@@ -57,28 +115,29 @@ class Control:
         on_progress: Callable[[Progress], None] | None = None,
         progress_interval: float = 0.25,
     ) -> None:
-        self.budget = budget or Budget()
+        self._budget = budget or Budget()
         self.should_stop = should_stop
         self.on_progress = on_progress
         self.progress_interval = progress_interval
         self.started = time.perf_counter()
         self.expanded = 0
-        self.stored = 0
-        self.bound: int | None = None
-        self.bytes_per_entry = 200  # a search sets its own estimate of one stored state
-        # or, better, a count of the bytes it holds now (it must set it back to None when done)
-        self.measure_memory: Callable[[], int] | None = None
-        # the time a search will take to let go of its tables once stopped (it stops that much
-        # sooner, so that its answer still comes within the time budget)
-        self.release_seconds = 0.0
-        self.helpers = 0  # processes the search runs beside it now (its caller may start one when none is)
+        self._meters = [Meter()]  # the searches running now, innermost last (see metered)
         self._next_check = self.CHECK_EVERY
         self._midway: tuple[int, Callable[[], None]] | None = None  # see call_at
         self._next_progress = self.started + progress_interval
 
     @property
+    def budget(self) -> Budget:
+        return self._budget
+
+    @property
     def seconds(self) -> float:
         return time.perf_counter() - self.started
+
+    @property
+    def meter(self) -> Meter:
+        """The meter of the innermost search running now."""
+        return self._meters[-1]
 
     def tick(self, count: int = 1) -> None:
         """Count expanded nodes; raises Stopped when over budget or cancelled."""
@@ -89,15 +148,18 @@ class Control:
 
     def check(self) -> None:
         now = time.perf_counter()
-        budget = self.budget
+        budget, meter = self._budget, self._meters[-1]
         if self.should_stop is not None and self.should_stop():
             raise Stopped("cancelled")
-        if budget.seconds is not None and now - self.started + self.release_seconds > budget.seconds:
+        if budget.seconds is not None and now - self.started + meter.release_seconds > budget.seconds:
             raise Stopped("time")
         if budget.nodes is not None and self.expanded > budget.nodes:
             raise Stopped("nodes")
-        if budget.memory_bytes is not None and self.memory_used() > budget.memory_bytes:
-            raise Stopped("memory")
+        if budget.memory_bytes is not None:
+            used = meter.memory_used()
+            meter.peak_bytes = max(meter.peak_bytes, used)
+            if used > budget.memory_bytes:
+                raise Stopped("memory")
         if self.on_progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
             self.on_progress(self.progress())
@@ -111,28 +173,63 @@ class Control:
         self._midway = None if call is None else (expanded, call)
 
     def memory_used(self) -> int:
-        """The search's own estimate of the bytes it holds."""
-        if self.measure_memory is not None:
-            return self.measure_memory()
-        return self.stored * self.bytes_per_entry
+        """What the innermost search running now holds, by its own estimate."""
+        return self._meters[-1].memory_used()
+
+    @property
+    def helpers(self) -> int:
+        """The processes the searches running now run beside them (a caller may start one
+        of its own when none is)."""
+        return sum(meter.helpers for meter in self._meters)
 
     def progress(self) -> Progress:
-        return Progress(self.expanded, self.stored, self.bound, self.seconds)
+        bound = max((meter.bound or 0 for meter in self._meters), default=0) or None
+        return Progress(self.expanded, self._meters[-1].stored, bound, self.seconds)
 
     @contextmanager
-    def share(self, fraction: float, memory: float = 1.0) -> Iterator[None]:
-        """Run a first phase on `fraction` of the time and node budgets (what is left then
-        serves a second phase) and on `memory` of the memory budget (by default all of
-        it: a stopped phase frees its tables)."""
-        whole = self.budget
+    def metered(self, bytes_per_entry: int = 200, tells: bool = True) -> Iterator[Meter]:
+        """Within it, a search's own meter (see Meter): what the control's checks and
+        progress read. On the way out its report goes to the caller's meter (unless it
+        `tells` nothing) and onto the Stopped that ends it, if one does."""
+        meter = Meter(bytes_per_entry, tells)
+        self._meters.append(meter)
+        try:
+            yield meter
+        except Stopped as stop:
+            if stop.report is None:
+                stop.report = meter.report()
+            raise
+        finally:
+            self._meters.remove(meter)
+            if meter.tells:
+                self._meters[-1].heard(meter.report())
+
+    @contextmanager
+    def within(self, budget: Budget) -> Iterator[Control]:
+        """A phase on `budget`: a control of its own, with this one's clock, callbacks and
+        running searches; the nodes it expands are counted here once it ends."""
+        phase = copy(self)
+        phase._budget = budget
+        try:
+            yield phase
+        finally:
+            self.expanded, self._next_check = phase.expanded, phase._next_check
+            self._next_progress, self._midway = phase._next_progress, phase._midway
+
+    def give_up_memory(self, memory_bytes: int) -> None:
+        """From now on this phase (see within) holds `memory_bytes` at most: its caller hands
+        the rest to a process it starts beside it. (The budget is replaced, never changed.)"""
+        self._budget = replace(self._budget, memory_bytes=memory_bytes)
+
+    def share(self, fraction: float, memory: float = 1.0) -> AbstractContextManager[Control]:
+        """A first phase (see within) on `fraction` of the time and node budgets (what is
+        left then serves a second phase) and on `memory` of the memory budget (by default
+        all of it: a stopped phase frees its tables)."""
+        whole = self._budget
         seconds = None if whole.seconds is None else whole.seconds * fraction
         nodes = None if whole.nodes is None else int(whole.nodes * fraction)
         memory_bytes = None if whole.memory_bytes is None else int(whole.memory_bytes * memory)
-        self.budget = replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory_bytes)
-        try:
-            yield
-        finally:
-            self.budget = whole
+        return self.within(replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory_bytes))
 
 
 @contextmanager

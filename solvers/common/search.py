@@ -15,8 +15,8 @@ from collections import deque
 from typing import Any, Callable, Hashable, Iterable, Protocol
 
 from fewest.engine.base import Rules
-from fewest.solvers.common.control import Control, Stopped
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.control import Control, Meter, Stopped
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 
 Heuristic = Callable[[Any], float]
 
@@ -45,10 +45,6 @@ class RulesProblem:
         return self.rules.is_solved(self.level, state)
 
 
-def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)
-
-
 def _walk_back(parents: dict, state: Any) -> tuple:
     moves = []
     while True:
@@ -68,10 +64,15 @@ def bfs(problem: Problem, control: Control | None = None) -> Solution:
     """
     control = control or Control()
     start = problem.start
-    control.bytes_per_entry = sys.getsizeof(start) + 120
+    with control.metered(sys.getsizeof(start) + 120) as meter:
+        return _bfs(problem, control, meter)
+
+
+def _bfs(problem: Problem, control: Control, meter: Meter) -> Solution:
+    start = problem.start
     parents: dict = {start: (None, None)}
     if problem.is_goal(start):
-        return Solution(Status.OPTIMAL, (), _stats(control))
+        return Solution(Status.OPTIMAL, (), stats_of(control, meter))
     queue = deque([start])
     try:
         while queue:
@@ -82,13 +83,13 @@ def bfs(problem: Problem, control: Control | None = None) -> Solution:
                     continue
                 parents[nxt] = (state, move)
                 if problem.is_goal(nxt):
-                    control.stored = len(parents)
-                    return Solution(Status.OPTIMAL, _walk_back(parents, nxt), _stats(control))
+                    meter.stored = len(parents)
+                    return Solution(Status.OPTIMAL, _walk_back(parents, nxt), stats_of(control, meter))
                 queue.append(nxt)
-            control.stored = len(parents)
+            meter.stored = len(parents)
     except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    return Solution(Status.UNSOLVABLE, (), _stats(control))
+        return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+    return Solution(Status.UNSOLVABLE, (), stats_of(control, meter))
 
 
 def astar(problem: Problem, heuristic: Heuristic, control: Control | None = None) -> Solution:
@@ -99,10 +100,15 @@ def astar(problem: Problem, heuristic: Heuristic, control: Control | None = None
     """
     control = control or Control()
     start = problem.start
-    control.bytes_per_entry = sys.getsizeof(start) + 200
+    with control.metered(sys.getsizeof(start) + 200) as meter:
+        return _astar(problem, heuristic, control, meter)
+
+
+def _astar(problem: Problem, heuristic: Heuristic, control: Control, meter: Meter) -> Solution:
+    start = problem.start
     h0 = heuristic(start)
     if h0 == float("inf"):
-        return Solution(Status.UNSOLVABLE, (), _stats(control))
+        return Solution(Status.UNSOLVABLE, (), stats_of(control, meter))
     best_g: dict = {start: 0}
     parents: dict = {start: (None, None)}
     counter = itertools.count()
@@ -113,9 +119,9 @@ def astar(problem: Problem, heuristic: Heuristic, control: Control | None = None
             g = -neg_g
             if g > best_g.get(state, float("inf")):
                 continue  # a stale heap entry
-            control.bound = int(f)
+            meter.bound = int(f)
             if problem.is_goal(state):
-                return Solution(Status.OPTIMAL, _walk_back(parents, state), _stats(control))
+                return Solution(Status.OPTIMAL, _walk_back(parents, state), stats_of(control, meter))
             control.tick()
             for move, nxt, cost in problem.successors(state):
                 ng = g + cost
@@ -127,10 +133,10 @@ def astar(problem: Problem, heuristic: Heuristic, control: Control | None = None
                 best_g[nxt] = ng
                 parents[nxt] = (state, move)
                 heapq.heappush(heap, (ng + h, -ng, next(counter), nxt))
-            control.stored = len(best_g)
+            meter.stored = len(best_g)
     except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    return Solution(Status.UNSOLVABLE, (), _stats(control))
+        return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+    return Solution(Status.UNSOLVABLE, (), stats_of(control, meter))
 
 
 def idastar(
@@ -147,6 +153,11 @@ def idastar(
     for problems whose state space is known to be bounded.
     """
     control = control or Control()
+    with control.metered() as meter:
+        return _idastar(problem, heuristic, control, meter, max_bound)
+
+
+def _idastar(problem: Problem, heuristic: Heuristic, control: Control, meter: Meter, max_bound: float) -> Solution:
     start = problem.start
     path_states = {start}
     path_moves: list = []
@@ -178,13 +189,13 @@ def idastar(
     bound = heuristic(start)
     try:
         while bound <= max_bound:
-            control.bound = int(bound) if bound != float("inf") else None
+            meter.bound = int(bound) if bound != float("inf") else None
             t = search(start, 0, bound)
             if found:
-                return Solution(Status.OPTIMAL, found[0], _stats(control))
+                return Solution(Status.OPTIMAL, found[0], stats_of(control, meter))
             if t == float("inf"):
-                return Solution(Status.UNSOLVABLE, (), _stats(control))
+                return Solution(Status.UNSOLVABLE, (), stats_of(control, meter))
             bound = t
     except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    return Solution(Status.UNSOLVABLE, (), _stats(control, f"no plan within {max_bound}"))
+        return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+    return Solution(Status.UNSOLVABLE, (), stats_of(control, meter, f"no plan within {max_bound}"))

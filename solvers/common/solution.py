@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Mapping
 
+from fewest.solvers.common.control import Control, Meter
+
 
 class Status(str, Enum):
     OPTIMAL = "optimal"  # a plan, proven shortest
@@ -22,6 +24,7 @@ class Stats:
     seconds: float = 0.0
     bound: int | None = None
     reason: str | None = None  # why a search stopped early
+    peak_bytes: int = 0  # the most memory the budget checks saw the search hold (0: none looked)
 
 
 @dataclass(frozen=True)
@@ -49,3 +52,9 @@ class Solution:
 
 def stopped_status(reason: str) -> Status:
     return Status.CANCELLED if reason == "cancelled" else Status.BUDGET
+
+
+def stats_of(control: Control, meter: Meter, reason: str | None = None) -> Stats:
+    """The statistics of a search that ends now: its control's counts, its meter's report."""
+    report = meter.report()
+    return Stats(control.expanded, report.stored, control.seconds, report.bound, reason, report.peak_bytes)

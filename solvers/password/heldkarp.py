@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from fewest.solvers.common.control import Control
+from fewest.solvers.common.control import Control, Meter
 from fewest.solvers.password.tour import Tour
 
 HELD_KARP_LIMIT = 18
@@ -141,7 +141,8 @@ def held_karp(tour: Tour, control: Control) -> tuple[int, ...]:
     with _LOCK:
         space = _workspace(n, dtype)
         first = costs[tour.cursor][tour.rail]
-        layers = _fill_layers(plan, space, np.array(steps, dtype=dtype), first, _unreachable(tour), control)
+        with control.metered(dtype().itemsize) as meter:
+            layers = _fill_layers(plan, space, np.array(steps, dtype=dtype), first, _unreachable(tour), control, meter)
         return _walk_back(plan, layers, np.array(steps, dtype=np.int64))
 
 
@@ -152,10 +153,11 @@ def _fill_layers(
     first: tuple[int, ...],
     unreachable: int,
     control: Control,
+    meter: Meter,
 ) -> list[np.ndarray]:
-    """Every layer best[s] (s = 1 .. n) as (n, rows) views into space.layers."""
+    """Every layer best[s] (s = 1 .. n) as (n, rows) views into space.layers (their entries
+    counted on `meter`)."""
     n = len(steps)
-    control.bytes_per_entry = steps.itemsize
     here = space.layers[: n * n].reshape(n, n)  # layer 1: the subsets 1, 2, 4, ... in that order
     here.fill(unreachable)
     here[np.arange(n), np.arange(n)] = first
@@ -179,7 +181,7 @@ def _fill_layers(
         np.take(step, index, out=here)
         used += index.size
         layers.append(here)
-        control.stored += index.size
+        meter.stored += index.size
         control.tick(rows * n)
     return layers
 

@@ -30,7 +30,7 @@ from fewest.solvers.password.astar import OrderProblem, astar_order
 from fewest.solvers.password.heldkarp import HELD_KARP_LIMIT, held_karp, prepare, value_type
 from fewest.solvers.password.tour import Tour, tour_of
 from fewest.solvers.common.search import astar
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 
 METRICS = ("moves",)
 WARM_UP_CELLS = 16  # every count of wrong cells on a 4x4 grid
@@ -73,15 +73,16 @@ def exact_order(tour: Tour, control: Control) -> tuple[int, ...] | Solution:
 
 def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
     tour = tour_of(level, state)
-    try:
-        order = exact_order(tour, control)
-    except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    if isinstance(order, Solution):
-        return order
-    moves = commands(tour, order)
-    control.bound = len(moves)
-    return Solution(Status.OPTIMAL, moves, _stats(control))
+    with control.metered() as meter:
+        try:
+            order = exact_order(tour, control)
+        except Stopped as stop:
+            return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+        if isinstance(order, Solution):
+            return order
+        moves = commands(tour, order)
+        meter.bound = len(moves)
+        return Solution(Status.OPTIMAL, moves, stats_of(control, meter))
 
 
 def warm_up(level: Level, check: Check = no_check) -> None:
@@ -134,7 +135,3 @@ def bench_notes() -> list[str]:
         f"password: Held-Karp (numpy, uint8 layers) up to {HELD_KARP_LIMIT} cells, A* beyond; "
         "baseline = generic A* on write orders with the places-left bound"
     ]
-
-
-def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)

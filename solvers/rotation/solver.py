@@ -28,7 +28,7 @@ from fewest.solvers.common.control import Check, Control, Stopped, no_check
 from fewest.solvers.rotation.distances import DistanceTable, shared_table
 from fewest.solvers.rotation.masks import GOAL_CELLS, image, rank
 from fewest.solvers.common.search import RulesProblem, idastar
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 
 METRICS = ("moves",)
 
@@ -71,15 +71,16 @@ def lexicographic_plan(
 
 
 def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
-    done = rules.centre_digit(state)
-    if done is not None:  # no table needed to know that nothing is needed
-        return Solution(Status.OPTIMAL, (), _stats(control), {"digit": done})
-    try:
-        moves, digit = lexicographic_plan(shared_table(), state, control)
-    except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    control.bound = len(moves)
-    return Solution(Status.OPTIMAL, moves, _stats(control), {"digit": digit})
+    with control.metered() as meter:
+        done = rules.centre_digit(state)
+        if done is not None:  # no table needed to know that nothing is needed
+            return Solution(Status.OPTIMAL, (), stats_of(control, meter), {"digit": done})
+        try:
+            moves, digit = lexicographic_plan(shared_table(), state, control)
+        except Stopped as stop:
+            return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+        meter.bound = len(moves)
+        return Solution(Status.OPTIMAL, moves, stats_of(control, meter), {"digit": digit})
 
 
 def warm_up(level: Level | None = None, check: Check = no_check) -> None:
@@ -149,7 +150,3 @@ def scrambled_board(
     for _ in range(length):
         state = rules.apply(None, state, rng.choice(MOVES))
     return Level(state.cells)
-
-
-def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)

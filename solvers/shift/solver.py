@@ -34,7 +34,7 @@ from fewest.engine.shift import Level, Move, State
 from fewest.solvers.common.control import Control, Stopped
 from fewest.solvers.common.search import RulesProblem, bfs
 from fewest.solvers.common.assignment import assign
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 
 METRICS = ("moves",)
 
@@ -133,12 +133,13 @@ def shortest_plan(level: Level, pieces: int, control: Control | None = None) -> 
 
 
 def solve(level: Level, state: State, control: Control, metric: str = "moves") -> Solution:
-    try:
-        moves = shortest_plan(level, state.pieces, control)
-    except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
-    control.bound = len(moves)
-    return Solution(Status.OPTIMAL, moves, _stats(control))
+    with control.metered() as meter:
+        try:
+            moves = shortest_plan(level, state.pieces, control)
+        except Stopped as stop:
+            return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
+        meter.bound = len(moves)
+        return Solution(Status.OPTIMAL, moves, stats_of(control, meter))
 
 
 def baseline(level: Level, state: State, control: Control) -> Solution:
@@ -175,7 +176,3 @@ def bench_cases(quick: bool) -> list[tuple[str, Level, State]]:
 
 def bench_notes() -> list[str]:
     return ["shift: matching bound + construction; baseline = generic BFS (larger boards exceed its budget)"]
-
-
-def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)

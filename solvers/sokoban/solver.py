@@ -44,7 +44,7 @@ from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.common.control import Check, Control, Progress, Stopped, no_check
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.search import RulesProblem, astar
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 from fewest.solvers.sokoban.searches.apart import SearchApart
 from fewest.solvers.sokoban.searches.backward import pulled_plan
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, compile_board
@@ -76,6 +76,13 @@ def solve(
     """
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
+    with control.metered():  # (the solve's own: its searches' reports come to it; see _at_least)
+        return _solve(level, state, control, metric, best_effort, tuning)
+
+
+def _solve(
+    level: Level, state: State, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
+) -> Solution:
     board = compile_board(level)
     try:
         tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
@@ -98,25 +105,25 @@ def solve(
             None if memory is None else int(memory * tuning.alone.memory_share),
         )
     try:
-        with control.share(proofs_end - (tuning.alone.share if metric == "pushes" and not beside else 0)):
+        with control.share(proofs_end - (tuning.alone.share if metric == "pushes" and not beside else 0)) as proofs:
             if metric == "moves" and beside:
-                found = _side_by_side(tables, boxes, player, control, tuning)
+                found = _side_by_side(tables, boxes, player, proofs, tuning)
                 if isinstance(found, Solution):
                     return found
             elif alone is not None:
-                found = _alone_beside(tables, boxes, player, control, alone, whole, tuning)
+                found = _alone_beside(tables, boxes, player, proofs, alone, whole, tuning)
             else:
                 if metric == "moves":
-                    met = _meet_first(tables, boxes, player, control, tuning)
+                    met = _meet_first(tables, boxes, player, proofs, tuning)
                     if met is not None:
                         return met
                 # (its bound only rises from met's)
-                found = push_search(tables, boxes, player, control, metric, tuning=tuning)
+                found = push_search(tables, boxes, player, proofs, metric, tuning=tuning)
     except Stopped as stop:
         reason = stop.reason
         if metric == "pushes" and reason != "cancelled":
-            with control.share(proofs_end):
-                counted = _pushes_alone(tables, boxes, player, control, reason, alone, tuning)
+            with control.share(proofs_end) as proofs:
+                counted = _pushes_alone(tables, boxes, player, proofs, reason, alone, tuning)
             if counted is not None:
                 return counted
         if best_effort:
@@ -131,21 +138,22 @@ def solve(
     major, minor = divmod(found[1], MAJOR)
     expected = (major, minor) if metric == "moves" else (minor, major)
     assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
-    control.bound = major
+    control.meter.bound = major
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
 
 
 def _meet_first(tables: Tables, boxes: int, player: int, control: Control, tuning: SokobanTuning) -> Solution | None:
     """Moves: the search from both ends on its share of the budget (the tuning's meet.share
     of the time, meet.memory_share of the memory); its Solution, or None when its share ran
-    out (the control keeps the lower bound it reached; the push search goes on from there)."""
+    out (the lower bound it reached is in its report, which the solve's meter keeps; the push
+    search goes on from there)."""
     try:
-        with control.share(tuning.meet.share, memory=tuning.meet.memory_share):
-            met = meet_search(tables, boxes, player, control, tuning=tuning)
+        with control.share(tuning.meet.share, memory=tuning.meet.memory_share) as phase:
+            met = meet_search(tables, boxes, player, phase, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
-        control.stored = 0  # its states are gone: they must not count against the next search
+        control.meter.stored = 0  # its states are gone (the solve's figure)
         return None
     return _met_solution(met, control)
 
@@ -176,8 +184,8 @@ def _side_by_side(
     control.should_stop = should_stop
     try:
         share = _less_held(1 - memory_share, memory, tuning.beside)
-        with control.share(1.0, memory=share), _reporting_with(control, apart):
-            return push_search(tables, boxes, player, control, "moves", tuning=tuning)
+        with control.share(1.0, memory=share) as phase, _reporting_with(phase, apart):
+            return push_search(tables, boxes, player, phase, "moves", tuning=tuning)
     except Stopped as stop:
         cancelled = stop.reason == "cancelled" and not apart.solved
         if not apart.started:
@@ -188,8 +196,9 @@ def _side_by_side(
             _wait_for(apart, caller_stops, control)
         if apart.solved:
             return _met_solution(apart.answer, control)
-        control.bound = max(control.bound or 0, apart.bound) or None
-        raise Stopped("cancelled" if cancelled else stop.reason) from None
+        meter = control.meter  # (the solve's)
+        meter.bound = max(meter.bound or 0, apart.bound) or None
+        raise Stopped("cancelled" if cancelled else stop.reason, meter.report()) from None
     finally:
         control.should_stop = asked
         apart.close()
@@ -235,7 +244,7 @@ def _met_solution(met: tuple[str, int, int] | None, control: Control) -> Solutio
     plan = [rules.parse_move(letter) for letter in letters]
     tally = rules.tally(plan)
     assert (tally.moves, tally.pushes) == (moves, pushes), "plan does not match the searched cost"
-    control.bound = moves
+    control.meter.bound = moves
     return Solution(Status.OPTIMAL, tuple(plan), _stats(control), {"pushes": pushes})
 
 
@@ -275,18 +284,20 @@ def _alone_beside(
         helped = helped or control.helpers > 0
         if alone.started and not awake and (now >= wake or (helped and not control.helpers)):
             awake = True
-            if kept is not None and control.stored * control.bytes_per_entry > kept * room:
+            if kept is not None and control.memory_used() > kept * room:  # (the push search's)
                 alone.close()  # (not finished: the pushes alone come after, on what time is left)
             else:
                 if kept is not None:
-                    control.budget = replace(control.budget, memory_bytes=kept)
+                    phases[0].give_up_memory(kept)
                 alone.wake()  # (the core is free: the pull table's child is done)
         return False
 
+    phases: list[Control] = []  # (the push search's, whose memory the child takes up when it wakes)
     control.should_stop = should_stop
     try:
-        with _reporting_with(control, alone):
-            return push_search(tables, boxes, player, control, "pushes", tuning=tuning)
+        with control.within(control.budget) as phase, _reporting_with(phase, alone):
+            phases.append(phase)
+            return push_search(tables, boxes, player, phase, "pushes", tuning=tuning)
     except Stopped:
         if not _proven_apart(alone) or caller_stops():
             raise
@@ -324,14 +335,15 @@ def _pushes_alone(
     The child `alone`, if one searched beside the first proof, is waited for; when none
     did (none was forked, it was let go of, or it died before a word), the search runs
     here on what time is left."""
-    control.stored = 0  # the first proof's table is gone
+    meter = control.meter  # (the solve's)
+    meter.stored = 0  # the first proof's table is gone
     try:
         if alone is not None and (alone.running or alone.finished):
             _wait_for(alone, control.should_stop or (lambda: False), control)
         if alone is not None and alone.solved:
             found = alone.answer
         elif alone is not None and alone.searched:  # and ran out
-            control.bound = max(control.bound or 0, alone.bound) or None
+            meter.bound = max(meter.bound or 0, alone.bound) or None
             return None
         else:
             found = _fewest_pushes(tables, boxes, player, control, tuning=tuning)
@@ -343,7 +355,7 @@ def _pushes_alone(
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = step_plan(tables.board, boxes, player, found[0])
     assert tally.pushes == found[1] // MAJOR, "plan does not match the searched pushes"
-    control.bound = tally.pushes
+    meter.bound = tally.pushes
     if found[2]:  # (the tie-break's moves proven too)
         assert tally.moves == found[1] % MAJOR, "plan does not match the tie-break's moves"
         return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
@@ -364,16 +376,16 @@ def _fewest_pushes(
     kept: list = []  # (the search's pull table, which the tie-break grows on)
     seconds = control.budget.seconds
     share = 1.0 if proven_by is None or not seconds else min(1.0, max(0.0, (proven_by - control.started) / seconds))
-    with control.share(share):
-        found = push_search(tables, boxes, player, control, "pushes", pushes_only=True, keep_pulls=kept, tuning=tuning)
+    with control.share(share) as phase:
+        found = push_search(tables, boxes, player, phase, "pushes", pushes_only=True, keep_pulls=kept, tuning=tuning)
     if found is None:
         return None
     pushes = found[1] // MAJOR
-    control.stored = 0  # (the search's table is gone)
+    control.meter.stored = 0  # (the search's table is gone: the solve's figure)
     try:
-        with control.share(1 - tuning.alone.reorder_share):
+        with control.share(1 - tuning.alone.reorder_share) as phase:
             table = kept.pop() if kept else None
-            plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, control, table, tuning=tuning)
+            plan = fewest_moves_of_fewest_pushes(tables, boxes, player, pushes, phase, table, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -491,11 +503,11 @@ def _plan_within(
     (with a memory budget alone it would otherwise search until all of it is full),
     reordered on what is left of them. None too when it ran out. Raises Stopped only on a
     cancel."""
-    control.stored = 0  # the last search's table is gone
+    control.meter.stored = 0  # the last search's table is gone (the solve's figure)
     try:
-        with control.share(until, memory=memory):
-            plan = search(tables, boxes, player, control)
-            return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, control, tuning)
+        with control.share(until, memory=memory) as phase:
+            plan = search(tables, boxes, player, phase)
+            return None if plan is None else shortest_interleaving(tables.board, boxes, player, plan, phase, tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -508,7 +520,7 @@ def _weighted(
 ) -> tuple | None:
     """The weighted search under `metric` (with `pushes_only`: the pushes alone, PI-corrals on),
     its plan reordered on what is left of the budgets."""
-    control.stored = 0  # the last search's table is gone: its size must not count against this one
+    control.meter.stored = 0  # the last search's table is gone (the solve's figure)
     weight = tuning.best_effort.weight
     found = push_search(tables, boxes, player, control, metric, weight, pushes_only, tuning=tuning)
     return _reordered(tables, boxes, player, control, found, tuning)
@@ -521,8 +533,8 @@ def _weighted_in_turn(
     memory: under a memory budget alone, the app's hints, it would otherwise fill all of it
     first), then the pushes alone on the rest. Raises Stopped when both run out."""
     try:
-        with control.share((1 + start) / 2, memory=tuning.best_effort.first_memory):
-            return _weighted(tables, boxes, player, control, metric, tuning=tuning)
+        with control.share((1 + start) / 2, memory=tuning.best_effort.first_memory) as phase:
+            return _weighted(tables, boxes, player, phase, metric, tuning=tuning)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
@@ -550,8 +562,8 @@ def _weighted_beside(
         if backward is not None:
             early.append(backward)
         try:
-            with control.share(1.0, memory=1 - first_memory):
-                return _weighted(tables, boxes, player, control, metric, tuning=tuning)
+            with control.share(1.0, memory=1 - first_memory) as phase:
+                return _weighted(tables, boxes, player, phase, metric, tuning=tuning)
         except Stopped as stop:
             if stop.reason == "cancelled":
                 raise
@@ -668,9 +680,10 @@ def step_plan(board: Board, boxes: int, player: int, pushes: list[tuple[int, int
 def _at_least(control: Control) -> int | None:
     """What a stopped proof established: no plan is shorter (the metric's first count).
     The proof's bound is the least f still open, never above an optimal plan's cost (a
-    weighted search leaves it be)."""
-    return control.bound or None
+    weighted search leaves it be): the highest its searches reported, on the solve's meter."""
+    return control.meter.bound or None
 
 
 def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)
+    """The solve's statistics (`control.meter`: the solve's own, between its searches)."""
+    return stats_of(control, control.meter, reason)

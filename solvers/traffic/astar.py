@@ -63,12 +63,13 @@ def best_first(layout: Layout, start: int, control: Control, chunk_entries: int 
     """A shortest plan from `start` to a solved position, or ForwardPlan(None, n) once all n
     positions of its cluster were expanded without one. Raises Stopped as the control says."""
     closed = _Closed()
+    meter = control.meter  # (the running search's, opened by its caller: counts go on across its phases)
     h0 = int(layout.lower_bound(np.array([start], dtype=layout.dtype))[0])
     # pending[f][g]: arrays of keys first met at depth g with depth + h = f (maybe repeated)
     pending: dict[int, dict[int, list[np.ndarray]]] = {h0: {0: [np.array([start], dtype=layout.dtype)]}}
     while pending:
         f = min(pending)
-        control.bound = f
+        meter.bound = f
         layers = pending[f]
         while layers:
             g = min(layers)
@@ -78,7 +79,7 @@ def best_first(layout: Layout, start: int, control: Control, chunk_entries: int 
             if g == f:  # h = 0 here: solved, and no position with a smaller f is left
                 return ForwardPlan(_walk_back(layout, closed, int(keys[0]), g), closed.size + len(keys))
             closed.add(keys, g)
-            control.stored = max(control.stored, closed.size)
+            meter.stored = max(meter.stored, closed.size)
             for part in chunks(keys, len(layout.slides) or 1, chunk_entries):
                 control.tick(len(part))
                 children = unique(layout.expand(part)[1])

@@ -47,11 +47,12 @@ def layers(
     at most `chunk_entries` keys x slides expanded at a time."""
     previous = np.zeros(0, dtype=layout.dtype)
     current = unique(sources)
+    meter = control.meter  # (the running search's, opened by its caller: counts go on across its phases)
     seen = 0
     while len(current):
         yield current
         seen += len(current)
-        control.stored = max(control.stored, seen)
+        meter.stored = max(meter.stored, seen)
         parts = []
         for part in chunks(current, len(layout.slides) or 1, chunk_entries):
             control.tick(len(part))

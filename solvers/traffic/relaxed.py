@@ -62,7 +62,7 @@ def settle(
                      # its bound stays (a smaller board's is no bound on the full board's moves)
                      on_progress=None if report is None else lambda progress: report(
                          replace(progress, expanded=control.expanded + progress.expanded,
-                                 bound=control.bound, seconds=control.seconds)))
+                                 bound=control.progress().bound, seconds=control.seconds)))
     try:
         while len(kept) <= tuning.kept_share * len(level.cars):
             smaller = _with_cars(level, kept)

@@ -31,6 +31,7 @@ def forward_search(level: Level, state: State, control: Control, max_states: int
     """A shortest plan from `state` by A* on depth + h, or None when its whole cluster holds
     no goal. Raises TooLarge past `max_states` positions, Stopped when the control says so."""
     n, cars = level.n, level.cars
+    meter = control.meter  # (the running search's, opened by its caller: counts go on across its phases)
     # along[i][p]: the bit of the p-th cell of car i's line; masks[i][o]: car i at offset o
     along = [[1 << c for c in _line_cells(n, car.horizontal, car.line)] for car in cars]
     masks = [[car.mask(n, o) for o in range(n - car.length + 1)] for car in cars]
@@ -58,7 +59,7 @@ def forward_search(level: Level, state: State, control: Control, max_states: int
                 raise TooLarge
             if expanded % TICK_EVERY == 0:
                 control.tick(TICK_EVERY)
-                control.stored = max(control.stored, len(depth))
+                meter.stored = max(meter.stored, len(depth))
             blocked = occupied | walls
             g1 = g + 1
             for shift, length, cells, car_masks, car_cost in per_car:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 
 from fewest.engine import traffic as rules
 from fewest.engine.traffic import CLEAR_ROW, EXIT, Level, Move, State, level_from_rows
-from fewest.solvers.common.control import Budget, Check, Control, Stopped, no_check
+from fewest.solvers.common.control import Budget, Check, Control, Meter, Stopped, no_check
 from fewest.solvers.common.search import RulesProblem, bfs
-from fewest.solvers.common.solution import Solution, Stats, Status, stopped_status
+from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 from fewest.solvers.traffic.random_levels import random_level
 from fewest.solvers.traffic.relaxed import settle
 from fewest.solvers.traffic.small import TooLarge, forward_search, goal_unreachable, order_signature
@@ -106,14 +106,10 @@ def warm_up(level: Level, check: Check = no_check, tuning: TrafficTuning = TUNIN
         pass
 
 
-def _stats(control: Control, reason: str | None = None) -> Stats:
-    return Stats(control.expanded, control.stored, control.seconds, control.bound, reason)
-
-
-def _answer(control: Control, moves: list[Move] | None, extra: dict | None = None) -> Solution:
+def _answer(control: Control, meter: Meter, moves: list[Move] | None, extra: dict | None = None) -> Solution:
     if moves is None:
-        return Solution(Status.UNSOLVABLE, (), _stats(control), extra or {})
-    return Solution(Status.OPTIMAL, tuple(moves), _stats(control), extra or {})
+        return Solution(Status.UNSOLVABLE, (), stats_of(control, meter), extra or {})
+    return Solution(Status.OPTIMAL, tuple(moves), stats_of(control, meter), extra or {})
 
 
 def solve(
@@ -121,16 +117,22 @@ def solve(
 ) -> Solution:
     if metric not in METRICS:
         raise ValueError(f"traffic has no metric {metric!r} (choose from {', '.join(METRICS)})")
+    with control.metered() as meter:
+        return _solve(level, state, control, meter, tuning)
+
+
+def _solve(level: Level, state: State, control: Control, meter: Meter, tuning: TrafficTuning) -> Solution:
+    """(Its searches count what they hold on `meter`, the solve's own.)"""
     if rules.is_solved(level, state):
-        return Solution(Status.OPTIMAL, (), _stats(control))
+        return Solution(Status.OPTIMAL, (), stats_of(control, meter))
     if goal_unreachable(level, state):
-        return Solution(Status.UNSOLVABLE, (), _stats(control))
+        return Solution(Status.UNSOLVABLE, (), stats_of(control, meter))
     try:
         # "Get out" boards are mostly one-off contest solves: a small search needs no table.
         # Exit puzzles (Rush Hour) keep building theirs so later hints are lookups.
         if level.goal.kind == CLEAR_ROW and _cached_table(level, state) is None:
             try:
-                return _answer(control, forward_search(level, state, control, tuning.small_states))
+                return _answer(control, meter, forward_search(level, state, control, tuning.small_states))
             except TooLarge:
                 pass
             midway = control.expanded + tuning.midway_nodes
@@ -138,15 +140,15 @@ def solve(
         found = search(level, state, control, tuning.solve_table_states, tuning=tuning)
         assert found is not None  # only a warm-up asks for a table or nothing
     except _Settled as settled:
-        return _answer(control, settled.moves)
+        return _answer(control, meter, settled.moves)
     except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+        return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
     finally:
         control.call_at(0, None)
     from fewest.solvers.traffic.table import DistanceTable  # loaded by `search` already
 
     extra = {"cluster": len(found)} if isinstance(found, DistanceTable) else {}
-    return _answer(control, _moves_in(found, state), extra)
+    return _answer(control, meter, _moves_in(found, state), extra)
 
 
 def _moves_in(found: DistanceTable | ForwardPlan, state: State) -> list[Move] | None:

@@ -110,7 +110,8 @@ def _table(
     order = np.concatenate(found)  # BFS order: node i of the adjacency is order[i]
     sort = np.argsort(order, kind="stable")
     keys = order[sort]
-    control.bytes_per_entry = 12  # an int key and an int32 distance
+    meter = control.meter
+    meter.bytes_per_entry = 12  # an int key and an int32 distance
     control.check()
     targets = sort[np.searchsorted(keys, edges.targets())]
     control.check()
@@ -153,9 +154,10 @@ def _distances_over(
     distance = np.full(len(offsets) - 1, -1, dtype=np.int32)
     distance[goals] = 0
     frontier, depth = goals, 0
+    meter = control.meter
     while len(frontier):
         control.tick(len(frontier))
-        control.bound = depth
+        meter.bound = depth
         starts = offsets[frontier]
         counts = offsets[frontier + 1] - starts
         # positions starts[j] .. starts[j] + counts[j] - 1, for every j, flattened

@@ -51,19 +51,17 @@ def shortest_interleaving(
     sequence = _runs(board, boxes, pushes)
     if len(sequence) < 3:
         return pushes  # (two runs: the other order would push the second box first)
-    held = control.stored, control.bytes_per_entry  # (the search's own, for its stats)
     windowed = list(sequence)
     best = [sequence, windowed]  # (windows reorder in place, each replaced whole: always sound)
-    try:
-        _by_windows(board, boxes, player, windowed, control, knobs)
-        for start in _starts(board, boxes, player, sequence, windowed, control, knobs):
-            pieces = _cut(start)
-            best.append(pieces)
-            _by_windows(board, boxes, player, pieces, control, knobs)
-    except Stopped:
-        pass
-    finally:
-        control.stored, control.bytes_per_entry = held
+    with control.metered(BYTES_PER_ORDER, tells=False):  # (the plan's search's figures stand, for its stats)
+        try:
+            _by_windows(board, boxes, player, windowed, control, knobs)
+            for start in _starts(board, boxes, player, sequence, windowed, control, knobs):
+                pieces = _cut(start)
+                best.append(pieces)
+                _by_windows(board, boxes, player, pieces, control, knobs)
+        except Stopped:
+            pass
     fewest = min(best, key=lambda plan: _moves(board, boxes, player, plan))
     return [push for _, run in fewest for push in run]
 
@@ -187,8 +185,7 @@ def _best_order(
         if taken > most_orders:
             return None
         if taken % CHECK_EVERY == 1:  # (the first time too: a budget already spent)
-            control.stored = len(best) + len(after_first)
-            control.bytes_per_entry = BYTES_PER_ORDER
+            control.meter.stored = len(best) + len(after_first)  # (on shortest_interleaving's meter)
             control.check()
         cells = boxes_after[progress]
         around = None  # (the walks from here: worked out once, for every box's next run)

@@ -131,22 +131,22 @@ class _PackingSearch:
         self.queue.append(first)
         self.cells[self.features(boxes)] = [first]
         done = set()  # positions expanded (each is in two queues)
-        control.bytes_per_entry = ENTRY_BYTES
-        turn = self.cell_turn
-        while self.queue:
-            from_cells = turn and self.cells and control.expanded % turn == turn - 1
-            key, boxes, player = self._take(from_cells)
-            if key in done:
-                continue
-            done.add(key)
-            control.tick()
-            if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
-                control.stored = len(came)
-                control.check()
-            if boxes & goals == goals:
-                return _chain(came, key)
-            self._expand(key, boxes, player, from_cells)
-        return None
+        with control.metered(ENTRY_BYTES) as meter:
+            turn = self.cell_turn
+            while self.queue:
+                from_cells = turn and self.cells and control.expanded % turn == turn - 1
+                key, boxes, player = self._take(from_cells)
+                if key in done:
+                    continue
+                done.add(key)
+                control.tick()
+                if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
+                    meter.stored = len(came)
+                    control.check()
+                if boxes & goals == goals:
+                    return _chain(came, key)
+                self._expand(key, boxes, player, from_cells)
+            return None
 
     def walls_of(self, packed: int) -> Tables:
         walls = self.walled.get(packed)

@@ -66,6 +66,7 @@ class PullPolicy:
         containers, which a dict table joins; `keep_pulls`: see push_search; `tuning`: when,
         and on what share of the budgets, the table is grown."""
         self.board, self.start_boxes, self.matching, self.control = board, start_boxes, matching, control
+        self.meter = control.meter  # (the push search's: the children it runs beside it are counted there)
         self.tuning = tuning
         self.helpers, self.big, self.keep_pulls = helpers, big, keep_pulls
         # (only a long proof needs it; grown beside the search, it costs the search nothing,
@@ -96,7 +97,7 @@ class PullPolicy:
             if self.apart:
                 apart = PullsApart(growing, half, most, self.matching, self.start_boxes, tuning.send_growth)
                 self.helpers.append(apart)
-                control.helpers += 1
+                self.meter.helpers += 1
                 self.apart_bytes = growing.fixed_bytes + most * growing.bytes_per_entry
             else:  # (None: dropped, the search goes on as if it had never been built)
                 keep_growing = self.keep_pulls is not None
@@ -127,7 +128,7 @@ class PullPolicy:
             self.big.extend(sent.big_containers())
         if helpers[-1].finished:
             helpers.pop()
-            self.control.helpers -= 1
+            self.meter.helpers -= 1
             self.apart_bytes = 0
 
     def plan_known(self, pushes: int) -> None:

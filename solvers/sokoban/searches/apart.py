@@ -34,7 +34,7 @@ class SearchApart:
 
     `done()` looks (without waiting) for the child's word and is True once it sent a
     proof, which `answer` then holds (the search's result: None may mean "no plan");
-    `bound` is the control's bound it reached; `finished` once it sent its last word
+    `bound` is the bound its search reported; `finished` once it sent its last word
     (a proof, or that it stopped). `progress()` tells, at any time, the bound and the
     expansions the child has reached so far (from memory it shares: no word to read)."""
 
@@ -127,10 +127,12 @@ def _run(
             memory_bytes = max(0, memory_bytes - resident_bytes())
         control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
                           should_stop=lambda: not _alive(owner), on_progress=progress)
-        try:
-            word = (True, search(control), control.bound or 0, control.expanded)
-        except Stopped:
-            word = (False, None, control.bound or 0, control.expanded)
+        with control.metered() as meter:  # (the search's report comes to it as it ends)
+            try:
+                answer = (True, search(control))
+            except Stopped:
+                answer = (False, None)
+        word = (*answer, meter.bound or 0, control.expanded)
         with contextlib.suppress(OSError):  # (a parent killed meanwhile reads nothing: no traceback)
             sender.send(word)
     sender.close()

@@ -37,14 +37,14 @@ def pulled_plan(tables: Tables, boxes: int, player: int, control: Control, weigh
     when the pulls ran out of positions (no plan). Raises Stopped on the control's budget or
     a cancel. `weight`: the matching's factor against the pulls made so far."""
     big: list = []
-    with collector_paused():
+    with control.metered(ENTRY_BYTES) as meter, collector_paused():
         try:
             return _search(tables.board, boxes, player, control, weight, big)
         except Stopped as stop:
             reason = stop.reason
         finally:
             release_gradually(big)
-        raise Stopped(reason) from None
+        raise Stopped(reason, meter.report()) from None
 
 
 def _search(board: Board, start: int, player: int, control: Control, weight: int, big: list) -> list[Push] | None:
@@ -70,7 +70,7 @@ def _search(board: Board, start: int, player: int, control: Control, weight: int
         made -= 1
     heapq.heapify(queue)
     resident0 = resident_bytes()
-    control.bytes_per_entry = ENTRY_BYTES
+    meter = control.meter  # (pulled_plan's)
     while queue:
         _, _, g, key, region, order, matching = heapq.heappop(queue)
         boxes = key >> shift
@@ -78,10 +78,10 @@ def _search(board: Board, start: int, player: int, control: Control, weight: int
             return _pushes(table, key, steps)
         control.tick()
         if not control.expanded & 1023:
-            control.stored = len(table)
+            meter.stored = len(table)
             held = resident_bytes() - resident0
-            if held > control.bytes_per_entry * len(table):
-                control.bytes_per_entry = held // len(table)
+            if held > meter.bytes_per_entry * len(table):
+                meter.bytes_per_entry = held // len(table)
         g += 1
         for d, step in enumerate(steps):
             # a box on c pulled to c + step: the player stands on c + step, backs onto c + 2 step

@@ -66,18 +66,18 @@ def meet_search(
 
     Raises `Stopped` when the control's budget runs out or it is cancelled; with no
     memory budget set, it stops ("memory") at the tuning's meet.unbudgeted_bytes."""
-    whole = control.budget
-    if whole.memory_bytes is None:
-        control.budget = replace(whole, memory_bytes=tuning.meet.unbudgeted_bytes)
-    try:
-        with collector_paused():
-            return _meet(tables, boxes, player, control, tuning.meet.chunk)
-    except Stopped as stop:
-        reason = stop.reason  # leaving this block frees the traceback and both sides' states
-    finally:
-        control.budget = whole
-        control.measure_memory = None
-    raise Stopped(reason) from None
+    budget = control.budget
+    if budget.memory_bytes is None:
+        budget = replace(budget, memory_bytes=tuning.meet.unbudgeted_bytes)
+    with control.within(budget) as phase, phase.metered() as meter:
+        try:
+            with collector_paused():
+                return _meet(tables, boxes, player, phase, tuning.meet.chunk)
+        except Stopped as stop:
+            reason = stop.reason  # leaving this block frees the traceback and both sides' states
+        finally:
+            meter.measure = None  # (and so does this: it counts them)
+        raise Stopped(reason, meter.report()) from None
 
 
 def _meet(tables: Tables, boxes: int, player: int, control: Control, chunk: int) -> tuple[str, int, int] | None:
@@ -95,7 +95,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control, chunk: int)
     backward = {key((board.goals << shift) | cell): 0 for cell in cells_of(board.floor & ~board.goals)}
     if key(start) in backward:
         return "", 0, 0
-    control.measure_memory = _held_bytes(forward, backward, int_bytes(start) + VALUE_BYTES + LIST_SLOT_BYTES)
+    control.meter.measure = _held_bytes(forward, backward, int_bytes(start) + VALUE_BYTES + LIST_SLOT_BYTES)
     reachable = pack.reachable  # (its images added below)
     if symmetry is not None:
         for image in symmetry.images(reachable):
@@ -210,10 +210,11 @@ def _layer(symmetry: Symmetry | None, shift: int, steps_of: Callable):
 
     def grow(layer: list[int], seen: dict, depth: int, control: Control, held: int) -> list[int]:
         base = depth * DEPTH
+        meter = control.meter  # (meet_search's)
         made = []
         images = last = None  # a layer's states come in runs with the same boxes (walks)
         for state in layer:
-            control.stored = held + len(seen)  # (the memory check inside a long layer)
+            meter.stored = held + len(seen)  # (the memory check inside a long layer)
             control.tick()
             boxes, player = state >> shift, state & low_bits
             pushes = seen[state] % DEPTH

@@ -286,7 +286,7 @@ def meet_compact_states(
     ends = np.array([pack.pack(board.goals, cell) for cell in cells_of(board.floor & ~board.goals)], np.uint64)
     forward = Side(np.array([start], np.uint64), pack, forward_steps, chunk)
     backward = Side(np.unique(ends), pack, backward_steps, chunk)
-    control.measure_memory = lambda: forward.nbytes + backward.nbytes
+    control.meter.measure = lambda: forward.nbytes + backward.nbytes  # (on meet_search's meter)
     if start in set(ends.tolist()):
         return (boxes, player, forward, backward)
     middle = meet_in_the_middle(forward, backward, control)

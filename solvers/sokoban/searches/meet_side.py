@@ -45,12 +45,14 @@ class MeetSide(Protocol):
 def meet_in_the_middle(forward: MeetSide, backward: MeetSide, control: Control) -> int | None:
     """Grow the side with the smaller last layer, a whole layer at a time, until its new
     layer meets the other side: the state met (a shortest plan, with the fewest pushes
-    among them, goes through it), or None when a side runs out (no plan)."""
+    among them, goes through it), or None when a side runs out (no plan). What it reached
+    goes on the meter of the search running it (meet_search's)."""
+    meter = control.meter
     while forward.frontier and backward.frontier:
-        control.bound = forward.depth + backward.depth + 1  # no plan is shorter: the sides share nothing yet
+        meter.bound = forward.depth + backward.depth + 1  # no plan is shorter: the sides share nothing yet
         new, other = (forward, backward) if forward.frontier <= backward.frontier else (backward, forward)
         new.grow(control, other)
-        control.stored = len(forward) + len(backward)
+        meter.stored = len(forward) + len(backward)
         middle = new.meeting(other, control)
         if middle is not None:
             return middle

@@ -59,7 +59,7 @@ from itertools import islice
 from operator import is_, sub
 from typing import Callable, NamedTuple
 
-from fewest.solvers.common.control import Control, Stopped, collector_paused, release_gradually
+from fewest.solvers.common.control import Control, Meter, Stopped, collector_paused, release_gradually
 from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.assignment import assign, matching_cost, reassign, warm_assign
 from fewest.solvers.sokoban.board.board import cells_of, open_pushes
@@ -140,7 +140,7 @@ def push_search(
     """
     helpers: list[PullsApart] = []  # a child process growing the pull table, if one was started
     big: list = []  # the search's big containers, freed a step at a time when it ends
-    with collector_paused():
+    with control.metered() as meter, collector_paused():
         try:
             return _search(
                 tables, boxes, player, control, metric, weight, pushes_only, helpers, big, keep_pulls, tuning
@@ -148,12 +148,12 @@ def push_search(
         except Stopped as stop:
             reason = stop.reason  # leaving this block frees the traceback (the search's frame)
         finally:
-            control.release_seconds = 0.0
-            control.helpers -= len(helpers)
+            meter.release_seconds = 0.0
+            meter.helpers -= len(helpers)
             for helper in helpers:
                 helper.close()
             release_gradually(big)
-        raise Stopped(reason) from None  # (the collector never has to walk that table)
+        raise Stopped(reason, meter.report()) from None  # (the collector never has to walk that table)
 
 
 def _search(
@@ -175,7 +175,7 @@ class _PushSearch:
     is superseded is dropped, one whose bound the lazy bounds raise goes back in, and the
     rest are expanded (`_expand`: pruned, or put back with the walk to their nearest push,
     or made children of, `_children`). The pull table is the policy's
-    (sokoban/pulls/policy.py); what is held is told to the control (`_Footprint`).
+    (sokoban/pulls/policy.py); what is held is told to its meter (`_Footprint`).
 
     The table of nodes reached: table[key] = (cost so far, parent key, push code = cell * 4
     + direction); on a symmetric board the table's keys are canonical (one for all mirror
@@ -248,12 +248,14 @@ class _PushSearch:
         self.buckets: dict = {(first.cost * self.lift + forced) << LOW | first.cost: [node]}
         big += [self.table, self.buckets, self.never_moving]
         self.ids = list(self.buckets)
-        self.footprint = _Footprint(control, len(first.order), self.tuning.push.release_seconds)
+        # (what it holds goes on the meter push_search opened)
+        self.footprint = _Footprint(control.meter, len(first.order), self.tuning.push.release_seconds)
 
     def run(self) -> tuple[list[Push], int] | None:
         """Take the nodes out, the least f first, until a goal comes out (proven optimal,
         see above) or none is left (no plan)."""
         control, table, buckets, ids, pulls = self.control, self.table, self.buckets, self.ids, self.pulls
+        meter = self.footprint.meter
         walk_bound, lazy, goals, shift = self.walk_bound, self.lazy, self.goals, self.shift
         player_bits, lift, per_step = self.player_bits, self.lift, self.per_step
         near, grown, pulls_due, room_due = pulls.near, pulls.grown, pulls.due, self.room_due
@@ -306,7 +308,7 @@ class _PushSearch:
                 near, grown = pulls.near, pulls.grown
                 self.footprint.tell(len(table), queued, pulls.nbytes())
                 if self.weight == 1:  # the least f open: no plan costs less (a weighted f proves nothing)
-                    control.bound = max(control.bound or 0, (bucket_id >> LOW) // MAJOR)
+                    meter.bound = max(meter.bound or 0, (bucket_id >> LOW) // MAJOR)
                 control.check()
             queued += self._expand(node, boxes, player, g, entry, bucket_id, forced, sums)
         return None
@@ -534,27 +536,27 @@ class _PushSearch:
 
 
 class _Footprint:
-    """What the search holds, told to the control every CHECK_EVERY + 1 expansions (its
-    memory budget stops the search): TABLE_ENTRY_BYTES a table entry, the queued nodes'
+    """What the search holds, told to its meter every CHECK_EVERY + 1 expansions (the
+    control's memory budget stops the search): TABLE_ENTRY_BYTES a table entry, the queued nodes'
     share and the pull table's (sokoban/pulls/policy.py) over them, or what the process
     grew by since the search began, where that is more."""
 
-    def __init__(self, control: Control, box_count: int, release_seconds: float) -> None:
+    def __init__(self, meter: Meter, box_count: int, release_seconds: float) -> None:
         """`release_seconds`: the time to let go of a stored or queued node."""
-        self.control, self.release_seconds = control, release_seconds
+        self.meter, self.release_seconds = meter, release_seconds
         self.queued_bytes = QUEUED_BYTES + QUEUED_BOX_BYTES * box_count
         self.resident0 = resident_bytes()
 
     def tell(self, stored: int, queued: int, pulls_bytes: int) -> None:
         """`stored`: the table's entries; `queued`: the nodes in the queue."""
-        control = self.control
-        control.stored = stored
-        control.release_seconds = (stored + queued) * self.release_seconds
+        meter = self.meter
+        meter.stored = stored
+        meter.release_seconds = (stored + queued) * self.release_seconds
         held = queued * self.queued_bytes + pulls_bytes
-        control.bytes_per_entry = TABLE_ENTRY_BYTES + held // stored
+        meter.bytes_per_entry = TABLE_ENTRY_BYTES + held // stored
         resident = resident_bytes() - self.resident0
-        if resident > control.bytes_per_entry * stored:  # (the estimate fell short: Sasquatch #49)
-            control.bytes_per_entry = resident // stored
+        if resident > meter.bytes_per_entry * stored:  # (the estimate fell short: Sasquatch #49)
+            meter.bytes_per_entry = resident // stored
 
 
 def _dominated(table: dict, keyer: Callable, g: int, cells: int, layers: list[int], per_step: int) -> bool:

@@ -92,7 +92,7 @@ def fewest_moves_of_fewest_pushes(
     # (the table's arrays and all kept count against the memory)
     before = resident_bytes() - (0 if table is None else table.nbytes())
     share, release = tuning.tie_break.table_share, tuning.push.release_seconds
-    try:
+    with control.metered():  # (what is held, told by _held)
         table, took = _near_table(tables, boxes, pushes, control, table, share)
         grow_on = _GrowOn(table, took, pushes, control, share) if took else None
         within = _Within(tables, table, control, before, grow_on, tuning)
@@ -101,16 +101,15 @@ def fewest_moves_of_fewest_pushes(
         within.near.stop_growing()
         del within  # (its answers and the table: not needed for the moves)
         return _fewest_moves(tables, boxes, player, start, edges, pushes, control, before, release)
-    finally:
-        control.release_seconds = 0.0
 
 
 def _held(control: Control, entries: int, before: int, release_seconds: float) -> None:
-    """Tell the control what is held: `entries` (answers, positions), as many bytes in all
-    as the process has grown by since `before` (`release_seconds` to let go of each)."""
-    control.stored = entries
-    control.release_seconds = entries * release_seconds  # (letting go of them, when stopped)
-    control.bytes_per_entry = max(ENTRY_BYTES, (resident_bytes() - before) // max(1, entries))
+    """Tell the tie-break's meter what is held: `entries` (answers, positions), as many bytes
+    in all as the process has grown by since `before` (`release_seconds` to let go of each)."""
+    meter = control.meter  # (fewest_moves_of_fewest_pushes opened it)
+    meter.stored = entries
+    meter.release_seconds = entries * release_seconds  # (letting go of them, when stopped)
+    meter.bytes_per_entry = max(ENTRY_BYTES, (resident_bytes() - before) // max(1, entries))
 
 
 def _near_table(
@@ -199,7 +198,7 @@ class _GrowOn:
             return
         end = control.budget.seconds
         if end is not None:
-            end -= control.release_seconds  # (the time kept to let go of the answers, when stopped)
+            end -= control.meter.release_seconds  # (the time kept to let go of the answers, when stopped)
             if now + foreseen > end:
                 self._stop()  # (time only shrinks from here)
                 return

@@ -76,14 +76,15 @@ def test_an_int_is_counted_as_the_allocator_rounds_it():
 
 def test_a_control_uses_the_search_s_own_count_when_it_has_one():
     control = Control(Budget(memory_bytes=1000))
-    control.stored, control.bytes_per_entry = 100, 100
-    assert control.memory_used() == 10_000
-    control.measure_memory = lambda: 500
-    control.check()  # (within budget now: the count replaces stored * bytes_per_entry)
-    control.measure_memory = lambda: 1001
-    try:
-        control.check()
-    except Stopped as stop:
-        assert stop.reason == "memory"
-    else:
-        raise AssertionError("over budget, not stopped")
+    with control.metered(bytes_per_entry=100) as meter:
+        meter.stored = 100
+        assert control.memory_used() == 10_000
+        meter.measure = lambda: 500
+        control.check()  # (within budget now: the count replaces stored * bytes_per_entry)
+        meter.measure = lambda: 1001
+        try:
+            control.check()
+        except Stopped as stop:
+            assert stop.reason == "memory"
+        else:
+            raise AssertionError("over budget, not stopped")

@@ -125,7 +125,7 @@ def test_off_the_main_thread_a_search_s_containers_are_emptied_in_steps(monkeypa
 def test_a_search_stops_in_time_to_let_go_of_its_tables():
     control = Control(Budget(seconds=5.0))
     control.check()  # (well within 5 s)
-    control.release_seconds = 5.0  # letting go would take the rest
-    with pytest.raises(Stopped) as stopped:
+    with control.metered() as meter, pytest.raises(Stopped) as stopped:
+        meter.release_seconds = 5.0  # letting go would take the rest
         control.check()
     assert stopped.value.reason == "time"

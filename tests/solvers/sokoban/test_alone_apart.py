@@ -50,7 +50,8 @@ def first_proof(behaviour, alone=real_push_search):
     def search(tables, boxes, player, control, metric, *args, pushes_only=False, **kwargs):
         if pushes_only:
             return alone(tables, boxes, player, control, metric, *args, pushes_only=True, **kwargs)
-        return behaviour(control)
+        with control.metered():  # (its figures on a meter of its own, as a search's)
+            return behaviour(control)
 
     return search
 
@@ -66,7 +67,7 @@ def runs_out(bound: int, after: float = 0.0, stored: int = 0):
     for `after` seconds (the child forks and wakes meanwhile), then runs out of memory."""
 
     def behaviour(control):
-        control.bound, control.stored = bound, stored
+        control.meter.bound, control.meter.stored = bound, stored
         ends = control.seconds + after
         while control.seconds < ends:
             control.check()
@@ -199,9 +200,9 @@ def test_a_first_proof_stopped_before_the_child_wakes_proves_the_pushes_alone_he
 def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, children, tie_break_runs_out):
 
     def helped_then_runs_out(control):
-        control.helpers = 1  # (a pull table's child, for a while)
+        control.meter.helpers = 1  # (a pull table's child, for a while)
         control.check()
-        control.helpers = 0
+        control.meter.helpers = 0
         runs_out(5, after=1.0)(control)
 
     monkeypatch.setattr(solver, "push_search", first_proof(helped_then_runs_out))
@@ -222,8 +223,9 @@ def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children,
 @pytest.mark.parametrize("first, second, expected", [(5, 9, 9), (9, 7, 9)])
 def test_when_both_run_out_the_higher_bound_stands(monkeypatch, children, first, second, expected):
     def alone_runs_out(tables, boxes, player, control, *args, **kwargs):
-        control.bound = second
-        raise Stopped("memory")
+        with control.metered() as meter:
+            meter.bound = second
+            raise Stopped("memory")
 
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(first, after=0.2), alone_runs_out))
     solution = run(microban(66)[65][0])

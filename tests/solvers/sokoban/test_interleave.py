@@ -158,9 +158,10 @@ def test_out_of_budget_cancelled_or_too_long_the_plan_comes_back_as_it_was():
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = push_search(build_tables(board), boxes, player, Control(), "pushes", pushes_only=True)[0]
     for control in (Control(Budget(seconds=1e-9)), Control(should_stop=lambda: True), Control(Budget(memory_bytes=1))):
-        control.stored = 7  # (the search's count stays for its stats)
-        assert interleave.shortest_interleaving(board, boxes, player, pushes, control) == pushes
-        assert control.stored == 7
+        with control.metered() as meter:
+            meter.stored = 7  # (the search's count stays for its stats)
+            assert interleave.shortest_interleaving(board, boxes, player, pushes, control) == pushes
+            assert meter.stored == 7
     assert interleave.shortest_interleaving(board, boxes, player, pushes, Control()) != pushes
     ten = tuned(interleave={"most_orders": 10})  # (no window, nor the whole plan, done in 10)
     assert interleave.shortest_interleaving(board, boxes, player, pushes, Control(), ten) == pushes

@@ -89,14 +89,16 @@ def test_the_push_search_s_proof_wins_and_the_child_is_stopped(monkeypatch, spy)
 @pytest.mark.parametrize("push_bound, expected", [(5, 7), (9, 9)])
 def test_when_both_run_out_the_higher_bound_stands(monkeypatch, push_bound, expected):
     def meet_runs_out(tables, boxes, player, control, tuning):
-        control.bound = 7
-        raise Stopped("memory")
+        with control.metered() as meter:  # (as a search tells its bound)
+            meter.bound = 7
+            raise Stopped("memory")
 
     def push_runs_out(tables, boxes, player, control, metric, *args, **kwargs):
-        control.bound = push_bound
-        time.sleep(TUNING.beside.apart_after)
-        control.check()  # (the child starts here)
-        raise Stopped("memory")
+        with control.metered() as meter:
+            meter.bound = push_bound
+            time.sleep(TUNING.beside.apart_after)
+            control.check()  # (the child starts here)
+            raise Stopped("memory")
 
     monkeypatch.setattr(solver, "meet_search", meet_runs_out)
     monkeypatch.setattr(solver, "push_search", push_runs_out)
@@ -110,8 +112,9 @@ def test_each_process_s_share_covers_its_own_size(monkeypatch):
     budgets = []
 
     def meet_tells_its_budget(tables, boxes, player, control, tuning):
-        control.bound = control.budget.memory_bytes
-        raise Stopped("memory")
+        with control.metered() as meter:
+            meter.bound = control.budget.memory_bytes
+            raise Stopped("memory")
 
     def push_tells_its_budget(tables, boxes, player, control, metric, *args, **kwargs):
         budgets.append(control.budget.memory_bytes)

@@ -13,7 +13,7 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers.sokoban import solver
-from fewest.solvers.common.control import Stopped
+from fewest.solvers.common.control import Meter, Stopped
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.board.tables import build_tables
@@ -225,8 +225,9 @@ def proof_runs_out(real):
     def search(tables, boxes, player, control, metric, *args, pushes_only=False, **kwargs):
         if pushes_only:
             return real(tables, boxes, player, control, metric, *args, pushes_only=True, **kwargs)
-        control.bound = 3
-        raise Stopped("time")
+        with control.metered() as meter:  # (as a search tells its bound)
+            meter.bound = 3
+            raise Stopped("time")
 
     return search
 
@@ -379,7 +380,7 @@ class _TimedTable:
 class _ClockControl:
     def __init__(self, table: _TimedTable, seconds: float) -> None:
         self.table, self.budget = table, Budget(seconds=seconds, memory_bytes=1 << 30)
-        self.release_seconds, self.used = 0.0, 0
+        self.meter, self.used = Meter(), 0  # (the tie-break's: the time it keeps to let go)
 
     def memory_used(self) -> int:
         return self.used
@@ -451,7 +452,7 @@ def test_the_table_grows_on_when_the_questions_have_taken_the_next_layers_time()
     late.radius, late.now = 2, 11.0
     control = _ClockControl(late, 100.0)
     grow_on = tie_break_module._GrowOn(late, [3.0, 8.0], 99, control)
-    control.release_seconds = 10.0  # (letting go of the answers, when stopped: the table may not take it)
+    control.meter.release_seconds = 10.0  # (letting go of the answers, when stopped: the table may not take it)
     late.now += 62.0  # (94.3 s at the layer's end: within the 100, past 100 - 10)
     grow_on()
     assert late.grown == 0 and not late.can_grow

@@ -92,8 +92,10 @@ def test_a_crowded_board_is_proven_hopeless_by_fewer_cars_within_the_budget():
     sizes: list[int] = []
     seen = []
     control = Control(on_progress=seen.append, progress_interval=0)
-    control.expanded, control.bound = 5000, 14  # the caller's figures: reports go on from there
-    assert traffic_relaxed.settle(entry.level, control, counting(sizes)) == traffic_relaxed.Relaxed(None)
+    control.expanded = 5000  # the caller's figures: reports go on from there
+    with control.metered() as meter:
+        meter.bound = 14
+        assert traffic_relaxed.settle(entry.level, control, counting(sizes)) == traffic_relaxed.Relaxed(None)
     assert sizes[-1] == 10 and control.expanded < TUNING.round_nodes
     counts = [progress.expanded for progress in seen]
     assert len(counts) > 10 and counts == sorted(counts)
