@@ -80,13 +80,15 @@ class LocalPool:
         self.job = job
         self.workers = workers
         self._context = multiprocessing.get_context("spawn")
-        self._stop = self._context.Event()
+        # a lock-free flag: an Event holds a lock that a worker SIGKILLed inside is_set()
+        # would keep forever, hanging every other worker's next look at it
+        self._stop = self._context.RawValue("b", 0)
         self._pool: list[_Worker] = []
         self.stopping = False
 
     def stop(self) -> None:
         self.stopping = True
-        self._stop.set()
+        self._stop.value = 1
 
     def results(self, tasks: Sequence[Any]) -> Iterator[tuple[int, Any]]:
         waiting = deque(enumerate(tasks))
@@ -168,7 +170,7 @@ def _serve(conn: Connection, job: Job, stop: Any, cores: int) -> None:
             return
         index, task = message
         try:
-            result = job(task, stop.is_set)
+            result = job(task, lambda: bool(stop.value))
         except Exception as exc:  # (a bug in one level's solve is that level's line, not the run's end)
             result = Crash(f"{type(exc).__name__}: {exc}")
         conn.send((index, result))

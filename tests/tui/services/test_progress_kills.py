@@ -75,8 +75,12 @@ def _start(data: Path, name: str, pause_at: int) -> subprocess.Popen:
 def _killed(copy: subprocess.Popen) -> list[list[str]]:
     """Kill `copy` (SIGKILL) and return what it said it had saved."""
     copy.send_signal(signal.SIGKILL)
-    out, _ = copy.communicate(timeout=30)
-    return [line.split() for line in out.splitlines() if line.split() not in (["ready"], ["writing"])]
+    # read() goes through the same buffer the earlier readline()s filled (communicate() with a
+    # timeout reads the pipe directly and would lose what that buffer held)
+    out = copy.stdout.read()
+    copy.wait(timeout=30)
+    lines = out.split("\n")[:-1]  # (an unterminated last line was cut by the kill: not said)
+    return [line.split() for line in lines if line.split() not in ([], ["ready"], ["writing"])]
 
 
 class Expected:
