@@ -39,13 +39,13 @@ def tmux_server():
 
 
 class Terminal:
-    """One detached tmux session running a command at 100x30."""
+    """One detached tmux session running a command, 100x30 unless told wider."""
 
-    def __init__(self, name: str, command: list[str], data_dir: Path) -> None:
+    def __init__(self, name: str, command: list[str], data_dir: Path, width: int = 100) -> None:
         self.name = f"fewest-test-{os.getpid()}-{name}"
         env = f"FEWEST_DATA_DIR={shlex.quote(str(data_dir))} TERM=xterm-256color"
         line = f"{env} {shlex.join(command)}; echo EXITED $?; sleep 30"
-        subprocess.run([*SERVER, "new-session", "-d", "-s", self.name, "-x", "100", "-y", "30", line],
+        subprocess.run([*SERVER, "new-session", "-d", "-s", self.name, "-x", str(width), "-y", "30", line],
                        check=True)
 
     def screen(self) -> str:
@@ -53,14 +53,15 @@ class Terminal:
                               capture_output=True, text=True)
         return done.stdout
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+    def wait_for(self, *texts: str, timeout: float = 20.0) -> str:
+        """The screen once every text shows on it (a screen caught mid-redraw is read again)."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
-            if text in screen:
+            if all(text in screen for text in texts):
                 return screen
             if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} never showed; the screen was:\n{screen}")
+                raise AssertionError(f"{texts!r} never all showed; the screen was:\n{screen}")
             time.sleep(0.1)
 
     def send(self, *keys: str) -> None:
@@ -86,8 +87,8 @@ class Terminal:
 def terminals():
     opened: list[Terminal] = []
 
-    def open_terminal(name: str, command: list[str], data_dir: Path) -> Terminal:
-        terminal = Terminal(name, command, data_dir)
+    def open_terminal(name: str, command: list[str], data_dir: Path, width: int = 100) -> Terminal:
+        terminal = Terminal(name, command, data_dir, width)
         opened.append(terminal)
         return terminal
 
@@ -98,7 +99,8 @@ def terminals():
 
 def test_play_a_file_to_the_solved_card_and_keep_the_progress(tmp_path, terminals):
     path = write_levels(tmp_path, "rotation")
-    term = terminals("play", [FEWEST, "play", path], tmp_path / "data")
+    # Wide enough for the file's whole path (pytest's are long) on the levels' bottom line
+    term = terminals("play", [FEWEST, "play", path], tmp_path / "data", width=200)
     term.wait_for("Rotation: Two moves")
     term.send("A")
     term.wait_for("Moves 1")
@@ -107,8 +109,8 @@ def test_play_a_file_to_the_solved_card_and_keep_the_progress(tmp_path, terminal
     term.send("A", "C")
     term.wait_for("Solved in 2 moves")
     term.send("q")  # from the card back to the levels, where the file is listed
-    screen = term.wait_for("choose a level")
-    assert "rot.fewest" in screen and "solved" in screen
+    screen = term.wait_for("choose a level", "rot.fewest", "✓ solved")
+    assert "Test rotation  1/2" in screen
     term.send("q")
     term.wait_for("EXITED 0")
     progress = json.loads((tmp_path / "data" / "progress.json").read_text(encoding="utf-8"))
