@@ -6,17 +6,21 @@ make the next one), and the day's puzzles (one per family, seeded by the date)."
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from dataclasses import dataclass, replace
 
-from fewest.levels.base import LevelEntry
+from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.levels.files import read_file, write_entries
 from fewest.solvers.common.control import Control
 from fewest.solvers.generate import FAMILIES, generate
 from fewest.solvers.generate.seeding import daily_seed, rng_for
 from fewest.solvers.generate.targets import Target, target_for
+from fewest.tui.services.progress import _write_atomically as write_atomically  # (its crash-safe write)
 
 GENERATED_KEY = "Generated"  # the header that keeps a level's recipe
 DAILY_DIFFICULTY = "medium"
+DAILY_DIR = "daily"  # in the data directory: the day's puzzles, made on first open
 _RECIPE = re.compile(r"^(\w+) (easy|medium|hard|expert|par \d+)(?: size (\d+)x(\d+))? seed (\S+) #(\d+)$")
 
 
@@ -88,3 +92,61 @@ def share_line(date: datetime.date, family: str, moves: int, par: int | None) ->
     """What a solved daily puzzle shares: the count and the par, never the moves."""
     against = "" if par is None else f" (par {par})"
     return f"fewest daily {date.isoformat()} {family}: {moves} moves{against}"
+
+
+def daily_share(entry: LevelEntry, moves: int, par: int | None) -> str | None:
+    """The share line of a solved daily puzzle; None for any other level."""
+    date = daily_date(entry)
+    return None if date is None else share_line(date, entry.family, moves, par)
+
+
+def next_recipe(entry: LevelEntry, entries: list[LevelEntry]) -> Recipe | None:
+    """"More like this": the recipe after the last of `entries` made like `entry` (None:
+    `entry` was not generated)."""
+    recipe = recipe_of(entry)
+    if recipe is None:
+        return None
+    same = [r.number for r in map(recipe_of, entries) if r is not None and replace(r, number=1) == replace(recipe, number=1)]
+    return replace(recipe, number=max(same) + 1)
+
+
+def daily_date(entry: LevelEntry) -> datetime.date | None:
+    """The day of a daily puzzle (None for any other level)."""
+    recipe = recipe_of(entry)
+    if recipe is None or not recipe.seed.startswith("daily-"):
+        return None
+    try:
+        return datetime.date.fromisoformat(recipe.seed.removeprefix("daily-"))
+    except ValueError:
+        return None
+
+
+def daily_path(data_dir: str, date: datetime.date, family: str) -> str:
+    """Where the app keeps a day's puzzle of one family (a pack holds one family)."""
+    return os.path.join(data_dir, DAILY_DIR, f"daily-{date.isoformat()}-{family}.fewest")
+
+
+def load_daily(data_dir: str, date: datetime.date) -> list[LevelEntry] | None:
+    """The day's puzzles as kept in the data directory; None while any is missing or
+    unreadable (then `make_daily` makes it again: the same level, from the date)."""
+    entries = []
+    for family in FAMILIES:
+        try:
+            entries.extend(read_file(daily_path(data_dir, date, family)))
+        except LevelFormatError:
+            return None
+    return entries
+
+
+def make_daily(data_dir: str, date: datetime.date, control: Control) -> list[LevelEntry]:
+    """The day's puzzles, made where missing and kept in the data directory (OSError when
+    the disk refuses; Stopped when `control` does)."""
+    for recipe in daily_recipes(date):
+        path = daily_path(data_dir, date, recipe.family)
+        if not os.path.isfile(path):
+            text = write_entries([generated_entry(recipe, control, path)])
+            write_atomically(os.path.dirname(path), path, text.replace("\n", f"\nTitle: Daily {date}\n", 1))
+    entries = load_daily(data_dir, date)
+    if entries is None:
+        raise OSError(f"the day's puzzles in {os.path.join(data_dir, DAILY_DIR)} do not read back")
+    return entries
