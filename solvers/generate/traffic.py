@@ -31,7 +31,7 @@ from fewest.solvers.traffic.table import DistanceTable
 # Layouts climbing together: one for pars up to SOLO_UP_TO (a lone greedy climb gets there
 # soonest), one more for every two moves beyond, up to POPULATION (12 at 40 moves).
 POPULATION, SOLO_UP_TO = 12, 18
-STALL = 100  # changes without a new longest par, per layout, before the climb starts afresh
+STALL = 3  # changes without a new longest par, per layout and move wanted, before the climb starts afresh
 TRUCKS = 0.25  # the share of cars 3 long
 
 
@@ -57,7 +57,7 @@ def _climbed(rng: random.Random, n: int, want: int, control: Control) -> tuple[L
         if population[-1][1] >= want:
             return population[-1]
     best, stall = max(far for _, far in population), 0
-    while stall < STALL * size:
+    while stall < STALL * size * want:
         at = rng.randrange(size)
         changed, far = _cluster(_changed(rng, population[at][0]), control)
         weakest = min(range(size), key=lambda i: population[i][1])
