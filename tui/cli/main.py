@@ -136,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     bench.add_argument("--levels", metavar="LIST",
                        help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
-    add_batch_arguments(bench, resume=False, scheduler=False)
+    add_batch_arguments(bench, resume=False)
     return parser
 
 

@@ -20,7 +20,7 @@ from fewest.tui.cli.main import main
 from fewest.tui.cli.web_app_process import AppProcess, send_or_drop
 from fewest.tui.cli.web_browser import browser_message
 from fewest.tui.cli.web_sessions import SessionCount, default_max_sessions
-from tests.tui.cli.chromium import descendants
+from tests.tui.cli.chromium import descendants, group_runs
 from tests.tui.cli.serve_support import free_port, served
 from textual_serve.download_manager import DownloadManager
 
@@ -130,25 +130,12 @@ async def test_an_app_that_will_not_quit_is_ended_with_its_whole_group(monkeypat
     await app.start(80, 24)
     group = next(iter(groups))
     await asyncio.sleep(0.2)
-    assert len(descendants(os.getpid())) == 3  # (the shell and its two sleeps)
+    assert len(descendants(group)) == 2 and group_runs(group)  # (the shell and its two sleeps)
     start = time.monotonic()
     await app.stop()
     assert time.monotonic() - start < 2
-    assert descendants(os.getpid()) == [] and groups == set()
-    assert not _group_runs(group)
-
-
-def _group_runs(group: int) -> bool:
-    """Whether a live process (not a zombie: its killed sleeps may wait for init to reap
-    them) is in the process group."""
-    for entry in os.listdir("/proc"):
-        try:
-            fields = open(f"/proc/{entry}/stat").read().rpartition(")")[2].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group and fields[0] != "Z":
-            return True
-    return False
+    assert groups == set()
+    assert not group_runs(group)
 
 
 async def test_a_browser_that_stops_reading_is_dropped():
