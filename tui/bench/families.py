@@ -144,7 +144,8 @@ def run_bench(args: argparse.Namespace) -> int:
                              "(the other families' workloads are built in)")
         from fewest.tui.bench.sokoban import run_collection_bench
 
-        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs)
+        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs,
+                                    args.scheduler)
     mode = "quick" if args.quick else "full"
     print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
     _print_heading()

@@ -9,14 +9,16 @@ from fewest.tui.cli.usage import UsageError
 
 def run_collection_bench(
     path: str, metric: str, timeout: float, expected_csv: str | None = None, levels: str | None = None,
-    jobs: int | None = None,
+    jobs: int | None = None, scheduler: str | None = None,
 ) -> int:
     chosen = None if levels is None else level_numbers(levels)
     only = "" if levels is None else f" --levels {levels}"
     only += "" if jobs is None else f" --jobs {jobs}"
+    only += "" if scheduler is None else f" --scheduler {scheduler}"
     print(f"fewest bench sokoban --set {path} --metric {metric} --timeout {timeout:g}{only}")
     done: list[BenchRow] = []
-    bar = BatchBar(0 if jobs is None else _count(path, chosen))  # (a bar for a run of many at once)
+    # (a bar for a run of many at once)
+    bar = BatchBar(0 if jobs is None and scheduler is None else _count(path, chosen))
 
     def shown(row: BenchRow) -> None:
         done.append(row)
@@ -26,9 +28,10 @@ def run_collection_bench(
     try:
         with bar:
             summary = run_collection(
-                path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen, jobs=jobs
+                path, metric=metric, timeout=timeout, on_row=shown, expected_csv=expected_csv, levels=chosen, jobs=jobs,
+                scheduler=scheduler,
             )
-    except ValueError as exc:  # (another family's file, a level it lacks, a bad table: bad input)
+    except ValueError as exc:  # (another family's file, a level it lacks, a bad table, no scheduler: bad input)
         raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         # a long run stopped by hand still gets the totals of the levels it finished

@@ -19,7 +19,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Iterator
+from typing import AbstractSet, Any, Callable, Iterator
 
 from fewest.levels.base import LevelFormatError
 from fewest.levels.files import regular_file_bytes
@@ -109,11 +109,13 @@ def run_collection(
     expected_csv: str | os.PathLike | None = None,
     levels: AbstractSet[int] | None = None,
     jobs: int | None = None,
+    scheduler: str | None = None,
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`),
-    `jobs` at once when given (0: one per core; the rows still come in the file's order).
+    `jobs` at once when given (0: one per core), or on the Dask cluster at `scheduler` (the
+    rows still come in the file's order).
     A file of another family, a level number it lacks or an unreadable table of expected
-    counts raise ValueError (before any level is solved)."""
+    counts raise ValueError (before any level is solved), as does a scheduler not there."""
     from fewest.levels import read_file_each  # the runner is the only user of level files here
     from fewest.solvers import sokoban  # noqa: F401  (loaded once here; every forked child shares it)
 
@@ -129,7 +131,8 @@ def run_collection(
         raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
     chosen = [number for number in sorted(entries.keys() | errors.keys()) if levels is None or number in levels]
-    runs = _runs([entries[number].level for number in chosen if number in entries], metric, timeout, memory_bytes, jobs)
+    solved = [entries[number].level for number in chosen if number in entries]
+    runs = _runs(solved, metric, timeout, memory_bytes, jobs, scheduler)
     rows = []
     for number in chosen:
         if number in errors:
@@ -206,21 +209,31 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
     return {key: value for key, value in table.items() if value[0] is not None}
 
 
-def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None) -> Iterator[BenchRow]:
+def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None,
+          scheduler: str | None = None) -> Iterator[BenchRow]:
     """The levels' rows in order: one after another here, or by `jobs` worker processes
     (each forks its level's process as this one would; memory shared so that all the
-    levels at once stay within half the machine)."""
-    if jobs is None:
+    levels at once stay within half the machine), or by the Dask cluster at `scheduler`
+    (each level a fresh process on a worker: spawned_level.py)."""
+    if jobs is None and scheduler is None:
         return (_run_one(level, metric, timeout, memory_bytes) for level in levels)
     from fewest.tui.services.batch import Crash, LocalPool, in_order, worker_count
     from fewest.tui.services.budgets import default_memory_bytes
 
-    pool = LocalPool(_run_task, worker_count(jobs))
-    share = min(memory_bytes, default_memory_bytes() // pool.workers)
+    runner: Any
+    if scheduler is not None:
+        from fewest.tui.bench.spawned_level import run_spawned
+        from fewest.tui.services.cluster import ClusterRun
+
+        runner = ClusterRun(run_spawned, scheduler)  # (ValueError: no scheduler there)
+        share = memory_bytes  # (on the worker, at most half its own limit)
+    else:
+        runner = LocalPool(_run_task, worker_count(jobs or 0))
+        share = min(memory_bytes, default_memory_bytes() // runner.workers)
     tasks = [(level, metric, timeout, share) for level in levels]
     return (
         BenchRow(0, "", "crashed", None, None, 0, 0.0, 0, error=row.error) if isinstance(row, Crash) else row
-        for _, row in in_order(pool.results(tasks))
+        for _, row in in_order(runner.results(tasks))
     )
 
 
@@ -241,8 +254,8 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     result = None
     at_once = 0
     try:
-        while not receiver.poll(SAMPLE_SECONDS) and time.perf_counter() - started < timeout + GRACE:
-            at_once = max(at_once, tree_resident_bytes(child.pid))
+        assert child.pid is not None
+        at_once = watch(child.pid, receiver.poll, started, timeout)
         if receiver.poll(0):
             try:
                 result = receiver.recv()
@@ -254,6 +267,21 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
         if overran:
             child.kill()
             child.join()
+    return finished_row(result, overran, started, at_once)
+
+
+def watch(pid: int, ended: Callable[[float], bool], started: float, timeout: float) -> int:
+    """The most the level's processes (`pid` and its children) held at once, sampled until
+    `ended(wait)` says its answer is there or the grace past its budget is over."""
+    at_once = 0
+    while not ended(SAMPLE_SECONDS) and time.perf_counter() - started < timeout + GRACE:
+        at_once = max(at_once, tree_resident_bytes(pid))
+    return at_once
+
+
+def finished_row(result: BenchRow | None, overran: bool, started: float, at_once: int) -> BenchRow:
+    """The level's row: its answer with the peak sampled, or killed (it overran), or crashed
+    (it ended with no answer)."""
     if overran:
         return BenchRow(0, "", "killed", None, None, 0, time.perf_counter() - started, 0)
     if result is None:
@@ -265,11 +293,13 @@ def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> Non
     # Ctrl-C reaches the whole process group: the parent says so once, and a child stops
     # quietly (its own children closed on the way out), not with a traceback of its own
     with contextlib.suppress(KeyboardInterrupt):
-        sender.send(_solved(level, metric, timeout, memory_bytes))
+        sender.send(solved_row(level, metric, timeout, memory_bytes))
     sender.close()
 
 
-def _solved(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+def solved_row(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+    """The level solved here, under the budget, proofs only: its row (peak: this process's
+    and its children's own)."""
     from fewest.engine import sokoban as rules
     from fewest.solvers.sokoban import solver as sokoban
 
