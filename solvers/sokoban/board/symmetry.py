@@ -7,7 +7,9 @@ one table entry for all images of a position: the least key among them (the
 canonical key). On a level with the dihedral symmetry of the square that is
 up to eight times fewer nodes. Box sets are mirrored in bulk with per-byte
 lookup tables; a push changes two bits, so a child's images are its parent's
-with two bits flipped in each.
+with two bits flipped in each. Both tables fill as they are asked: built whole,
+a 99 x 99 room's eight symmetries took 3.4 s and 1.6 GiB (a 10,000-bit image for
+each of 256 bytes in each of 1,225 byte places), where a search asks a few.
 """
 
 from __future__ import annotations
@@ -20,13 +22,43 @@ from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
 _CHUNK = 8  # bits mirrored per table lookup
 
 
+class _CellBits(dict):
+    """bits[cell]: 1 << the cell's image (0 off the floor), made when first asked."""
+
+    def __init__(self, image: tuple[int, ...], floor: int) -> None:
+        super().__init__()
+        self.image, self.floor = image, floor
+
+    def __missing__(self, cell: int) -> int:
+        bit = self[cell] = (1 << self.image[cell]) if (self.floor >> cell) & 1 else 0
+        return bit
+
+
+class _ByteImages(dict):
+    """images[byte]: the image of the cells byte `byte` sets in its byte place, made when
+    first asked."""
+
+    def __init__(self, bits: _CellBits, base: int, size: int) -> None:
+        super().__init__()
+        self.bits, self.base, self.size = bits, base, size
+
+    def __missing__(self, byte: int) -> int:
+        image = 0
+        for bit in range(_CHUNK):
+            cell = self.base + bit
+            if (byte >> bit) & 1 and cell < self.size:
+                image |= self.bits[cell]
+        self[byte] = image
+        return image
+
+
 @dataclass(frozen=True, eq=False)
 class Symmetry:
     """The non-identity symmetries of one board, in its padded numbering."""
 
     maps: tuple[tuple[int, ...], ...]  # maps[t][cell]: the image of a floor cell (0 off the floor)
-    bits: tuple[tuple[int, ...], ...]  # bits[t][cell] == 1 << maps[t][cell] (0 off the floor)
-    chunks: tuple[tuple[tuple[int, ...], ...], ...]  # chunks[t][k][byte]: image of byte k's bits
+    bits: tuple[_CellBits, ...]  # bits[t][cell] == 1 << maps[t][cell] (0 off the floor)
+    chunks: tuple[tuple[_ByteImages, ...], ...]  # chunks[t][k][byte]: image of byte k's bits
 
     def images(self, boxes: int) -> list[int]:
         """`boxes` under each symmetry."""
@@ -135,8 +167,8 @@ def board_symmetry(board: Board) -> Symmetry | None:
         if _mask(image, board.floor) != board.floor or _mask(image, board.goals) != board.goals:
             continue
         maps.append(tuple(image))
-        bits.append(tuple((1 << image[cell]) if (board.floor >> cell) & 1 else 0 for cell in range(board.size)))
-        chunks.append(_chunk_tables(image, board.floor, board.size))
+        bits.append(_CellBits(maps[-1], board.floor))
+        chunks.append(tuple(_ByteImages(bits[-1], base, board.size) for base in range(0, board.size, _CHUNK)))
     if not maps:
         return None
     return Symmetry(tuple(maps), tuple(bits), tuple(chunks))
@@ -153,20 +185,6 @@ def _mask(image: Sequence[int], mask: int) -> int:
     for cell in cells_of(mask):
         out |= 1 << image[cell]
     return out
-
-
-def _chunk_tables(image: list[int], floor: int, size: int) -> tuple[tuple[int, ...], ...]:
-    tables = []
-    for base in range(0, size, _CHUNK):
-        singles = [
-            (1 << image[cell]) if cell < size and (floor >> cell) & 1 else 0 for cell in range(base, base + _CHUNK)
-        ]
-        table = [0] * 256
-        for byte in range(1, 256):
-            low = byte & -byte
-            table[byte] = table[byte ^ low] | singles[low.bit_length() - 1]
-        tables.append(tuple(table))
-    return tuple(tables)
 
 
 def key_maker(symmetry: Symmetry | None, boxes: int, shift: int) -> Callable[[int], int]:
