@@ -1,4 +1,4 @@
-"""The `fewest` command: the app, `play`, `solve`, `check`, `bench` and `serve`.
+"""The `fewest` command: the app, `play`, `solve`, `check`, `bench`, `serve` and `generate`.
 
 Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
 2 bad input or usage, with a one-line message naming the file and no traceback;
@@ -137,6 +137,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--levels", metavar="LIST",
                        help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
     add_batch_arguments(bench, resume=False)
+
+    from fewest.tui.cli.generate import add_generate_parser
+
+    add_generate_parser(sub)
     return parser
 
 
@@ -282,6 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from fewest.tui.cli.serve import run_serve
 
             return run_serve(args, _load)
+        if args.command == "generate":
+            from fewest.tui.cli.generate import run_generate
+
+            return run_generate(args)
         if args.command == "bench":
             from fewest.tui.bench.families import run_bench
 
