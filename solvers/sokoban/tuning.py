@@ -177,6 +177,18 @@ class InterleaveTuning:
 
 
 @dataclass(frozen=True)
+class FessTuning:
+    """The FESS-like finder (sokoban/anytime/fess.py)."""
+
+    # Every cell_turn-th position expanded comes from its feature cells (1: all do). XSokoban
+    # every third level (30), 8 s a level on a loaded machine, levels with a plan: 1 gives
+    # #1, #4, #7, #34, #37, #64, #67, #79; 2 (as the packing search) #1, #4, #7, #58, #64, #67,
+    # #73, #79; the packing search's own features at 2: #1, #4, #7, #34, #58, #64, #67, #73,
+    # #79, #82. At 1 it finds the most the packing search does not (#37).
+    cell_turn: int = 1
+
+
+@dataclass(frozen=True)
 class SokobanTuning:
     """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
 
@@ -190,6 +202,7 @@ class SokobanTuning:
     best_effort: BestEffortTuning = field(default_factory=BestEffortTuning)
     packing: PackingTuning = field(default_factory=PackingTuning)
     interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
+    fess: FessTuning = field(default_factory=FessTuning)
 
 
 TUNING = SokobanTuning()
