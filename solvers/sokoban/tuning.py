@@ -189,6 +189,15 @@ class FessTuning:
 
 
 @dataclass(frozen=True)
+class ImproveTuning:
+    """A found plan made shorter (sokoban/anytime/improve.py)."""
+
+    # For k = 1, 2, ...: the steps each of k boxes displaced may be from where the plan has
+    # it (the search goes from one box to as many as there are entries, each while it gains)
+    distances: tuple[int, ...] = (6, 3)
+
+
+@dataclass(frozen=True)
 class SokobanTuning:
     """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
 
@@ -203,6 +212,7 @@ class SokobanTuning:
     packing: PackingTuning = field(default_factory=PackingTuning)
     interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
     fess: FessTuning = field(default_factory=FessTuning)
+    improve: ImproveTuning = field(default_factory=ImproveTuning)
 
 
 TUNING = SokobanTuning()
