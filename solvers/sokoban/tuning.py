@@ -177,6 +177,27 @@ class InterleaveTuning:
 
 
 @dataclass(frozen=True)
+class FessTuning:
+    """The FESS-like finder (sokoban/anytime/fess.py)."""
+
+    # Every cell_turn-th position expanded comes from its feature cells (1: all do). XSokoban
+    # every third level (30), 8 s a level on a loaded machine, levels with a plan: 1 gives
+    # #1, #4, #7, #34, #37, #64, #67, #79; 2 (as the packing search) #1, #4, #7, #58, #64, #67,
+    # #73, #79; the packing search's own features at 2: #1, #4, #7, #34, #58, #64, #67, #73,
+    # #79, #82. At 1 it finds the most the packing search does not (#37).
+    cell_turn: int = 1
+
+
+@dataclass(frozen=True)
+class ImproveTuning:
+    """A found plan made shorter (sokoban/anytime/improve.py)."""
+
+    # For k = 1, 2, ...: the steps each of k boxes displaced may be from where the plan has
+    # it (the search goes from one box to as many as there are entries, each while it gains)
+    distances: tuple[int, ...] = (6, 3)
+
+
+@dataclass(frozen=True)
 class SokobanTuning:
     """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
 
@@ -190,6 +211,8 @@ class SokobanTuning:
     best_effort: BestEffortTuning = field(default_factory=BestEffortTuning)
     packing: PackingTuning = field(default_factory=PackingTuning)
     interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
+    fess: FessTuning = field(default_factory=FessTuning)
+    improve: ImproveTuning = field(default_factory=ImproveTuning)
 
 
 TUNING = SokobanTuning()
