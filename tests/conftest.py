@@ -26,7 +26,7 @@ HEAVY_FILES = Path(__file__).with_name("heavy_files.txt")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The heaviest test files first (see heavy_files.txt), each file's tests kept together
-    and in their order (module fixtures are made once a worker)."""
+    and in their order."""
     listed = [line for line in HEAVY_FILES.read_text(encoding="utf-8").splitlines() if line and line[0] != "#"]
     rank = {path: index for index, path in enumerate(listed)}
     root = Path(__file__).resolve().parent.parent
