@@ -4,7 +4,8 @@ Each level is solved in its own forked process, so its peak memory is its own
 (the most that process and its children held at once) and a runaway search
 cannot take the runner down; the time and memory limits go in as the search's
 Budget, all of it for the proof (no best-effort plan is looked for after it
-runs out). A CSV of proven counts (columns level, min_pushes, min_moves,
+runs out). On a Dask cluster (`--scheduler`) a level is a fresh process on a worker,
+watched the same way. A CSV of proven counts (columns level, min_pushes, min_moves,
 pushes_in_min_moves, as in Microban's table) can be given to check every answer.
 """
 
@@ -15,8 +16,13 @@ import csv
 import io
 import multiprocessing
 import os
+import pickle
 import resource
+import select
+import signal
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, replace
 from typing import AbstractSet, Any, Callable, Iterator
@@ -32,6 +38,7 @@ GRACE = 10.0  # seconds past the budget before a silent child is killed
 # under pushes peaks in the search after the pull table's child (596 MiB) is done, at
 # 1,437 MiB at once, where the two peaks added came to 2,087.
 SAMPLE_SECONDS = 0.01
+SPAWNED_LEVEL = "fewest.tui.bench.spawned_level"  # a level's process on a cluster's worker
 
 
 @dataclass(frozen=True)
@@ -222,10 +229,9 @@ def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: in
 
     runner: Any
     if scheduler is not None:
-        from fewest.tui.bench.spawned_level import run_spawned
         from fewest.tui.services.cluster import ClusterRun
 
-        runner = ClusterRun(run_spawned, scheduler)  # (ValueError: no scheduler there)
+        runner = ClusterRun(_run_spawned, scheduler)  # (ValueError: no scheduler there)
         share = memory_bytes  # (on the worker, at most half its own limit)
     else:
         runner = LocalPool(_run_task, worker_count(jobs or 0))
@@ -242,6 +248,51 @@ def _run_task(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
     return _run_one(*task)
 
 
+def _run_spawned(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
+    """A cluster worker's job: the level of `task` solved in a fresh process of its own
+    (spawned_level.py). The worker's process has threads (a fork would copy them half-way)
+    and outlives many levels (its peak is not a level's); a fresh process's peak is its
+    level's alone. It is watched as `_run_one` watches its forked child, and is a process
+    group of its own, ended whole (a level process killed alone was seen to leave a helper
+    running)."""
+    from fewest.tui.services.cluster import worker_memory
+
+    level, metric, timeout, memory_bytes = task
+    memory_bytes = min(memory_bytes, worker_memory(lambda: memory_bytes))
+    started = time.perf_counter()
+    # (a group of its own: the level's helper processes end with it, whatever ends it)
+    child = subprocess.Popen([sys.executable, "-m", SPAWNED_LEVEL], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             start_new_session=True)
+    assert child.stdin is not None and child.stdout is not None
+    result = None
+    at_once = 0
+    try:
+        with contextlib.suppress(BrokenPipeError):  # (a child dead at once: a crashed row)
+            child.stdin.write(pickle.dumps((level, metric, timeout, memory_bytes)))
+            child.stdin.flush()  # (left open: its closing tells the child this worker has gone)
+
+        def ended(wait: float) -> bool:
+            return should_stop() or bool(select.select([child.stdout], [], [], wait)[0])
+
+        at_once = _watch(child.pid, ended, started, timeout)
+        if not should_stop() and select.select([child.stdout], [], [], 0)[0]:
+            try:
+                result = pickle.load(child.stdout)
+            except (EOFError, pickle.UnpicklingError):
+                result = None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(GRACE if result is not None else 0)
+    finally:  # (the run stopped, or the worker's task ends some other way)
+        overran = child.poll() is None
+        with contextlib.suppress(ProcessLookupError):  # (none of it left)
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        with contextlib.suppress(BrokenPipeError):
+            child.stdin.close()
+        child.stdout.close()
+    return _finished_row(result, overran, started, at_once)
+
+
 def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -255,7 +306,7 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     at_once = 0
     try:
         assert child.pid is not None
-        at_once = watch(child.pid, receiver.poll, started, timeout)
+        at_once = _watch(child.pid, receiver.poll, started, timeout)
         if receiver.poll(0):
             try:
                 result = receiver.recv()
@@ -267,10 +318,10 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
         if overran:
             child.kill()
             child.join()
-    return finished_row(result, overran, started, at_once)
+    return _finished_row(result, overran, started, at_once)
 
 
-def watch(pid: int, ended: Callable[[float], bool], started: float, timeout: float) -> int:
+def _watch(pid: int, ended: Callable[[float], bool], started: float, timeout: float) -> int:
     """The most the level's processes (`pid` and its children) held at once, sampled until
     `ended(wait)` says its answer is there or the grace past its budget is over."""
     at_once = 0
@@ -279,7 +330,7 @@ def watch(pid: int, ended: Callable[[float], bool], started: float, timeout: flo
     return at_once
 
 
-def finished_row(result: BenchRow | None, overran: bool, started: float, at_once: int) -> BenchRow:
+def _finished_row(result: BenchRow | None, overran: bool, started: float, at_once: int) -> BenchRow:
     """The level's row: its answer with the peak sampled, or killed (it overran), or crashed
     (it ended with no answer)."""
     if overran:
