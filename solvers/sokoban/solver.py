@@ -32,6 +32,7 @@ into engine moves: between pushes the player takes a shortest walk (ties by
 
 from __future__ import annotations
 
+import os
 import random
 from contextlib import contextmanager
 from dataclasses import replace
@@ -42,7 +43,7 @@ from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
 from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.common.control import Check, Control, Progress, Stopped, no_check
-from fewest.solvers.common.held_bytes import resident_bytes
+from fewest.solvers.common.held_bytes import resident_bytes, tree_resident_bytes
 from fewest.solvers.common.search import RulesProblem, astar
 from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
 from fewest.solvers.sokoban.searches.apart import SearchApart
@@ -60,6 +61,7 @@ from fewest.solvers.sokoban.searches.tie_break import fewest_moves_of_fewest_pus
 from fewest.solvers.sokoban.tuning import TUNING, BesideTuning, SokobanTuning
 
 METRICS = ("moves", "pushes")
+WAIT_PAST = 0.1  # seconds past a phase's time its child's word is waited for at most
 
 
 def solve(
@@ -77,17 +79,29 @@ def solve(
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
     with control.metered():  # (the solve's own: its searches' reports come to it; see _at_least)
-        return _solve(level, state, control, metric, best_effort, tuning)
+        board = compile_board(level)
+        try:
+            tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
+        except Stopped as stop:
+            return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+        process = control.budget.process_bytes
+        if process is None:
+            return _solve(tables, state, control, metric, best_effort, tuning)
+        # The searches count what they add: what the process holds now (the interpreter,
+        # numpy, the tables; 40-45 MiB) is taken off their memory first. A budget that holds
+        # not even that is spent at once: "out of memory budget", not an overshoot.
+        room = process - tree_resident_bytes(os.getpid())
+        if room <= 0:
+            return Solution(stopped_status("memory"), (), _stats(control, "memory"))
+        memory = control.budget.memory_bytes
+        with control.within(replace(control.budget, memory_bytes=room if memory is None else min(memory, room))) as held:
+            return _solve(tables, state, held, metric, best_effort, tuning)
 
 
 def _solve(
-    level: Level, state: State, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
+    tables: Tables, state: State, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
 ) -> Solution:
-    board = compile_board(level)
-    try:
-        tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
-    except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+    board = tables.board
     boxes = board.mask(state.boxes) & board.floor  # sealed boxes on sealed goals never move
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
@@ -316,9 +330,14 @@ def _proven_apart(alone: SearchApart) -> bool:
 
 def _wait_for(child: SearchApart, stops: Callable[[], bool], control: Control) -> None:
     """Wait for the child's word (its expansions are counted in). Raises Stopped when
-    `stops` (the caller's cancel) says so first."""
+    `stops` (the caller's cancel) says so first, or ("time") once the control's time is
+    up and WAIT_PAST more: the child's search ends then too, but a child slow to say so
+    (a loaded machine; a huge board's setup) kept the answer waiting seconds past it."""
+    seconds = control.budget.seconds
     while not child.finished and not stops():
-        child.wait(0.05)
+        if seconds is not None and control.seconds > seconds + WAIT_PAST:
+            raise Stopped("time")
+        child.wait(0.02)
     if not child.finished:
         raise Stopped("cancelled")
     control.expanded += child.expanded

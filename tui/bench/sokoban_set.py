@@ -354,7 +354,7 @@ def solved_row(level, metric: str, timeout: float, memory_bytes: int) -> BenchRo
     from fewest.engine import sokoban as rules
     from fewest.solvers.sokoban import solver as sokoban
 
-    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes))
+    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes, process_bytes=memory_bytes))
     started = time.perf_counter()
     solution = sokoban.solve(level, rules.initial_state(level), control, metric, best_effort=False)  # proofs only
     seconds = time.perf_counter() - started

@@ -41,7 +41,8 @@ def solve_level(task: tuple, should_stop: Callable[[], bool]) -> tuple[Solution,
         memory = worker_memory(default_memory_bytes)
     solver_for(family)  # (its code loaded first: a level's seconds are its solve's)
     started = time.perf_counter()
-    solution = solve(family, level, metric=metric, budget=Budget(seconds=seconds, memory_bytes=memory),
+    budget = Budget(seconds=seconds, memory_bytes=memory, process_bytes=memory)  # (the worker and its helpers)
+    solution = solve(family, level, metric=metric, budget=budget,
                      should_stop=should_stop)
     return solution, time.perf_counter() - started
 

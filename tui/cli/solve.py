@@ -44,6 +44,8 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
         record[key] = value
     if solution.at_least is not None:
         record["at_least"] = solution.at_least  # proven: no plan is shorter (the metric's count)
+    if solution.status.value in ("budget", "found") and solution.stats.reason in ("time", "memory", "nodes"):
+        record["stopped"] = solution.stats.reason  # which budget ran out
     if entry.par is not None:
         record["par"] = entry.par
     if entry.push_par is not None:
@@ -65,7 +67,9 @@ def _text(record: dict, metric: str) -> str:
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
     wrong_par = _wrong_par(record, metric) + _wrong_push_par(record, metric)
     if record["length"] is None:
-        what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
+        # (a memory budget that ran out is named: it may be too small for the board's tables)
+        said = "out of memory budget" if record.get("stopped") == "memory" else status
+        what = "no solution exists" if status == "unsolvable" else f"not solved ({said}{bound})"
         return f"{head}: {what}{wrong_par} [{record['seconds']:.3f} s]"
     facts = [counted(record["length"], "move", "moves")]
     if "pushes" in record:
@@ -226,7 +230,8 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
             show_crash=lambda entry, error: _print_crash(entry, error, args), record=_record,
         )
     else:
-        status, tally, stopped = _solve_in_turn(args, entries, Budget(seconds=args.timeout, memory_bytes=memory))
+        budget = Budget(seconds=args.timeout, memory_bytes=memory, process_bytes=memory)  # (the process and its helpers)
+        status, tally, stopped = _solve_in_turn(args, entries, budget)
     if args.fmt == "text" and len(entries) + len(unreadable) > 1:
         print(f"fewest: {_tallied(tally, len(entries), len(unreadable))}", file=sys.stderr, flush=True)
     if stopped:

@@ -20,6 +20,9 @@ from typing import Callable, Iterator, Sequence
 from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
 
 _CHUNK = 8  # bits mirrored per table lookup
+# A mask on more bytes than this (a player's region, not a box set) has its bytes' images
+# made and not kept: a kept image of each byte of a 10,000-cell floor held 7 MiB per mirror
+_KEPT_BYTES = 64
 
 
 class _CellBits(dict):
@@ -30,8 +33,12 @@ class _CellBits(dict):
         self.image, self.floor = image, floor
 
     def __missing__(self, cell: int) -> int:
-        bit = self[cell] = (1 << self.image[cell]) if (self.floor >> cell) & 1 else 0
+        bit = self[cell] = self.made(cell)
         return bit
+
+    def made(self, cell: int) -> int:
+        """The cell's bit, not kept."""
+        return (1 << self.image[cell]) if (self.floor >> cell) & 1 else 0
 
 
 class _ByteImages(dict):
@@ -43,12 +50,17 @@ class _ByteImages(dict):
         self.bits, self.base, self.size = bits, base, size
 
     def __missing__(self, byte: int) -> int:
-        image = 0
+        image = self[byte] = self.made(byte)
+        return image
+
+    def made(self, byte: int) -> int:
+        """The byte's image, not kept (nor the bits of its cells: an image of the whole
+        floor would keep a bit of each cell)."""
+        image, bits = 0, self.bits
         for bit in range(_CHUNK):
             cell = self.base + bit
             if (byte >> bit) & 1 and cell < self.size:
-                image |= self.bits[cell]
-        self[byte] = image
+                image |= bits.made(cell)
         return image
 
 
@@ -65,6 +77,8 @@ class Symmetry:
         # The box bytes are read once for all symmetries (measured: 2.6x faster than
         # shifting the boxes for each), and only the bytes that hold a box are looked up.
         held = [(k, byte) for k, byte in enumerate(boxes.to_bytes(len(self.chunks[0]), "little")) if byte]
+        if len(held) > _KEPT_BYTES:
+            return [self.image(boxes, which) for which in range(len(self.chunks))]
         out = []
         for tables in self.chunks:
             image = 0
@@ -89,9 +103,10 @@ class Symmetry:
     def image(self, mask: int, which: int) -> int:
         """`mask` under the symmetry `which` (an index into `maps`)."""
         tables, image = self.chunks[which], 0
-        for k, byte in enumerate(mask.to_bytes(len(tables), "little")):
-            if byte:
-                image |= tables[k][byte]
+        held = [(k, byte) for k, byte in enumerate(mask.to_bytes(len(tables), "little")) if byte]
+        kept = len(held) <= _KEPT_BYTES  # (a region's image is made, not kept: see _ByteImages)
+        for k, byte in held:
+            image |= tables[k][byte] if kept else tables[k].made(byte)
         return image
 
     def least(self, boxes: int, region: int, shift: int) -> int:

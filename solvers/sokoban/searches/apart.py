@@ -26,6 +26,9 @@ from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.processes import end_child, process_context, start_child
 from fewest.solvers.sokoban.pulls.apart import PRELOAD
 
+# A child's share must hold this many times what this process holds when it forks (its copy,
+# then some room to search in) for a child to be started at all
+COPY_ROOM = 1.5
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
 
 
@@ -59,7 +62,11 @@ class SearchApart:
         ends = time.perf_counter() + seconds  # (the same clock in the child)
         self._reached = context.Array("q", 2, lock=False)  # (two words, each written whole)
         task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid(), self._reached)
-        self._child = start_child(context.Process(target=_run, args=task, daemon=True))
+        # A forked child starts out holding what this process holds, on its own share: a
+        # share that cannot hold that copy would only add the copy to the budget's whole.
+        # Not forked, it reads as a child dead at once, and the search goes on here.
+        fits = self.memory_bytes is None or self.memory_bytes > resident_bytes() * COPY_ROOM
+        self._child = start_child(context.Process(target=_run, args=task, daemon=True)) if fits else None
         sender.close()
         alarm.close()
         self.started = True
@@ -123,10 +130,11 @@ def _run(
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
-        if memory_bytes is not None:  # (its share is for the whole process; the search counts what it adds)
+        process = memory_bytes  # (its share is for the whole process; the search counts what it adds)
+        if memory_bytes is not None:
             memory_bytes = max(0, memory_bytes - resident_bytes())
-        control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
-                          should_stop=lambda: not _alive(owner), on_progress=progress)
+        budget = Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes, process_bytes=process)
+        control = Control(budget, should_stop=lambda: not _alive(owner), on_progress=progress)
         with control.metered() as meter:  # (the search's report comes to it as it ends)
             try:
                 answer = (True, search(control))
