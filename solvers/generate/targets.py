@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-FAMILIES = ("traffic", "rotation", "shift", "password")
+FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 
 # family -> difficulty -> (lowest par, highest par, board size (rows, cols); None: fixed board)
 TABLE: dict[str, dict[str, tuple[int, int, tuple[int, int] | None]]] = {
+    "sokoban": {"easy": (6, 19, (5, 5)), "medium": (20, 39, (6, 6)),
+                "hard": (40, 69, (7, 7)), "expert": (70, 140, (8, 8))},
     "traffic": {"easy": (4, 9, (6, 6)), "medium": (10, 17, (6, 6)),
                 "hard": (18, 27, (6, 6)), "expert": (28, 40, (6, 6))},
     "rotation": {"easy": (1, 4, None), "medium": (5, 7, None),
@@ -25,7 +27,7 @@ TABLE: dict[str, dict[str, tuple[int, int, tuple[int, int] | None]]] = {
                  "hard": (26, 40, (4, 4)), "expert": (41, 60, (5, 5))},
 }
 # the largest board each family's generator takes (rows, cols) and the smallest
-SIZE_LIMITS: dict[str, tuple[int, int]] = {"traffic": (5, 8), "shift": (2, 8), "password": (2, 6)}
+SIZE_LIMITS: dict[str, tuple[int, int]] = {"sokoban": (4, 10), "traffic": (5, 8), "shift": (2, 8), "password": (2, 6)}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """`fewest generate`: packs of new levels, every par proven by the family's exact solver.
 
 `fewest generate FAMILY [--difficulty D | --par N] [--size RxC] [--count K] [--seed S] [-o FILE]`
-writes a `.fewest` pack (standard output without -o); the same options and seed give the
-same bytes. `fewest generate --daily [--date YYYY-MM-DD] [-o DIR]` writes the day's puzzles,
-one pack per family (a pack holds one family), into DIR (default: the working folder).
+writes the family's native file (XSB for Sokoban, with Par, Push-par and the proven plan
+saved; else a `.fewest` pack) to FILE or standard output; the same options and seed give
+the same bytes. `fewest generate --daily [--date YYYY-MM-DD] [-o DIR]` writes the day's
+puzzles, one file per family (a file holds one family), into DIR (default: the working folder).
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ import secrets
 import sys
 
 from fewest.levels.base import LevelEntry
-from fewest.levels.files import write_entries
 from fewest.solvers.common.control import Budget, Control, Stopped
 from fewest.solvers.generate.targets import DIFFICULTIES, FAMILIES, describe
 from fewest.tui.cli.batch_progress import BatchBar
 from fewest.tui.cli.usage import UsageError
-from fewest.tui.services.generated import Recipe, daily_recipes, generated_entry
+from fewest.tui.services.generated import Recipe, daily_name, daily_recipes, generated_entry, pack_text
 
 EPILOG = ("Par ranges by difficulty (proven fewest moves): " + "; ".join(describe(f) for f in FAMILIES)
           + ". --par N asks for exactly N moves: practical up to 40 for traffic (longer pars are rare in "
@@ -89,8 +89,7 @@ def run_generate(args: argparse.Namespace) -> int:
     entries = _made(recipes, args.timeout)
     if entries is None:
         return 1
-    title = f"Generated {first.text().rsplit(' #', 1)[0]}"
-    _write(write_entries(entries).replace("\n", f"\nTitle: {title}\n", 1), args.output)
+    _write(pack_text(entries, f"Generated {first.text().rsplit(' #', 1)[0]}"), args.output)
     return 0
 
 
@@ -127,7 +126,7 @@ def _write_daily(date: datetime.date, folder: str | None, timeout: float | None)
     if entries is None:
         return 1
     for entry in entries:
-        path = os.path.join(folder, f"daily-{date.isoformat()}-{entry.family}.fewest")
-        _write(write_entries([entry]).replace("\n", f"\nTitle: Daily {date.isoformat()}\n", 1), path)
+        path = os.path.join(folder, daily_name(date, entry.family))
+        _write(pack_text([entry], f"Daily {date.isoformat()}"), path)
         print(path)
     return 0

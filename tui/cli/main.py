@@ -124,7 +124,8 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="time the solvers on fixed workloads")
     bench.add_argument("families", nargs="*", metavar="FAMILY",
-                       help=f"families to time (default: all of {', '.join(FAMILY_NAMES)})")
+                       help=f"families to time (default: all of {', '.join(FAMILY_NAMES)}, then "
+                       "generate: seconds per generated level)")
     bench.add_argument("--quick", action="store_true", help="small workloads (under 30 s)")
     bench.add_argument("--set", dest="set_path", metavar="FILE",
                        help="sokoban: solve this collection level by level")

@@ -11,9 +11,14 @@ import re
 from dataclasses import dataclass, replace
 
 from fewest.levels.base import LevelEntry, LevelFormatError
+from fewest.engine.base import format_plan
+from fewest.engine.registry import rules_for
 from fewest.levels.files import read_file, write_entries
-from fewest.solvers.common.control import Control
+from fewest.levels.sokoban_xsb import write_xsb
+from fewest.solvers import api
+from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.generate import FAMILIES, generate
+from fewest.solvers.generate.proof import PROOF_SECONDS
 from fewest.solvers.generate.seeding import daily_seed, rng_for
 from fewest.solvers.generate.targets import Target, target_for
 from fewest.tui.services.progress import _write_atomically as write_atomically  # (its crash-safe write)
@@ -77,10 +82,31 @@ def generated_entry(recipe: Recipe, control: Control, source: str = "<generated>
     how = recipe.difficulty if recipe.par is None else f"par {recipe.par}"
     rng = rng_for(recipe.seed, recipe.family, how, recipe.size, recipe.number)
     proven = generate(recipe.family, target, rng, control)
-    return LevelEntry(
+    entry = LevelEntry(
         family=recipe.family, level=proven.level, title=recipe.title(), index=recipe.number,
         par=proven.par, source=source, format="pack", metadata={GENERATED_KEY: recipe.text()},
     )
+    return _with_pushes(entry, proven.moves, control) if recipe.family == "sokoban" else entry
+
+
+def _with_pushes(entry: LevelEntry, moves: tuple, control: Control) -> LevelEntry:
+    """A Sokoban level with its proven plan saved under it, and its fewest pushes (its
+    push par) where their proof ends within the proof's budget."""
+    rules = rules_for("sokoban")
+    left = control.budget.seconds
+    seconds = PROOF_SECONDS if left is None else max(0.1, min(PROOF_SECONDS, left - control.seconds))
+    by_pushes = api.solve("sokoban", entry.level, metric="pushes", budget=Budget(seconds=seconds),
+                          should_stop=control.should_stop)
+    push_par = sum(move.push for move in by_pushes.moves) if by_pushes.optimal else None
+    return replace(entry, push_par=push_par, format="xsb", solutions=(format_plan(rules, moves),))
+
+
+def pack_text(entries: list[LevelEntry], title: str) -> str:
+    """The levels in their family's native file (XSB for Sokoban, else a `.fewest` pack)
+    under a pack title."""
+    if entries[0].family == "sokoban":
+        return write_xsb(entries, title)
+    return write_entries(entries).replace("\n", f"\nTitle: {title}\n", 1)  # (after its Family line)
 
 
 def daily_recipes(date: datetime.date) -> list[Recipe]:
@@ -122,8 +148,13 @@ def daily_date(entry: LevelEntry) -> datetime.date | None:
 
 
 def daily_path(data_dir: str, date: datetime.date, family: str) -> str:
-    """Where the app keeps a day's puzzle of one family (a pack holds one family)."""
-    return os.path.join(data_dir, DAILY_DIR, f"daily-{date.isoformat()}-{family}.fewest")
+    """Where the app keeps a day's puzzle of one family (a file holds one family)."""
+    return os.path.join(data_dir, DAILY_DIR, daily_name(date, family))
+
+
+def daily_name(date: datetime.date, family: str) -> str:
+    """The file name of a day's puzzle of one family: XSB for Sokoban, else a pack."""
+    return f"daily-{date.isoformat()}-{family}{'.xsb' if family == 'sokoban' else '.fewest'}"
 
 
 def load_daily(data_dir: str, date: datetime.date) -> list[LevelEntry] | None:
@@ -144,8 +175,8 @@ def make_daily(data_dir: str, date: datetime.date, control: Control) -> list[Lev
     for recipe in daily_recipes(date):
         path = daily_path(data_dir, date, recipe.family)
         if not os.path.isfile(path):
-            text = write_entries([generated_entry(recipe, control, path)])
-            write_atomically(os.path.dirname(path), path, text.replace("\n", f"\nTitle: Daily {date}\n", 1))
+            text = pack_text([generated_entry(recipe, control, path)], f"Daily {date}")
+            write_atomically(os.path.dirname(path), path, text)
     entries = load_daily(data_dir, date)
     if entries is None:
         raise OSError(f"the day's puzzles in {os.path.join(data_dir, DAILY_DIR)} do not read back")

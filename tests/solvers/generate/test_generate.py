@@ -12,7 +12,7 @@ from fewest.solvers.generate.seeding import daily_seed, rng_for
 from fewest.solvers.generate.targets import Target, describe, target_for
 from tests.oracle import replay_length, shortest_plan
 
-SMALL = [("traffic", "easy"), ("rotation", "easy"), ("shift", "easy"), ("password", "easy")]
+SMALL = [("sokoban", "easy"), ("traffic", "easy"), ("rotation", "easy"), ("shift", "easy"), ("password", "easy")]
 QUICK_TRAFFIC = Target(3, 5, (5, 5))  # (small clusters: the tests stay quick)
 
 
@@ -43,7 +43,7 @@ def test_an_exact_par_is_met(family, par):
     assert replay_length(rules, proven.level, list(proven.moves)) == par
 
 
-@pytest.mark.parametrize("family", ["traffic", "rotation", "shift", "password"])
+@pytest.mark.parametrize("family", ["sokoban", "traffic", "rotation", "shift", "password"])
 def test_the_same_seed_makes_the_same_level(family):
     target = small_target(family)
     assert made(family, target, 5).level == made(family, target, 5).level
@@ -72,7 +72,7 @@ def test_a_target_no_level_meets_stops_at_the_budget():
 
 
 @pytest.mark.parametrize("family,kwargs,message", [
-    ("sokoban", {}, "no generator"),
+    ("chess", {}, "no generator"),
     ("shift", {"difficulty": "extreme"}, "unknown difficulty"),
     ("traffic", {"par": 99}, "pars 1..40"),
     ("traffic", {"size": (6, 7)}, "square"),
@@ -81,6 +81,12 @@ def test_a_target_no_level_meets_stops_at_the_budget():
 def test_bad_targets_say_what_is_wrong(family, kwargs, message):
     with pytest.raises(ValueError, match=message):
         target_for(family, **kwargs)
+
+
+def test_no_box_of_a_generated_sokoban_level_starts_on_its_goal():
+    for seed in (1, 2, 3):
+        level = made("sokoban", target_for("sokoban", "easy"), seed).level
+        assert not level.boxes & level.goals and len(level.boxes) == 2
 
 
 def test_describe_names_every_difficulty():

@@ -9,6 +9,7 @@ import pytest
 from fewest.levels import read_file
 from fewest.solvers import api
 from fewest.tui.cli.main import main
+from fewest.solvers.generate.targets import FAMILIES
 from fewest.tui.services.generated import Recipe, daily_recipes, parse_recipe, recipe_of, share_line
 
 
@@ -43,11 +44,11 @@ def test_the_daily_packs_are_the_same_for_everyone_on_a_date(capsys, tmp_path):
     assert code == 0
     paths = out.split()
     assert [os.path.basename(p) for p in paths] == [
-        f"daily-2026-12-06-{family}.fewest" for family in ("traffic", "rotation", "shift", "password")]
-    written = {p: open(p, encoding="utf-8").read() for p in paths}
-    assert run(capsys, "generate", "--daily", "--date", "2026-12-06", "-o", str(tmp_path))[0] == 0
-    assert written == {p: open(p, encoding="utf-8").read() for p in paths}
-    assert [r.seed for r in daily_recipes(datetime.date(2026, 12, 6))] == ["daily-2026-12-06"] * 4
+        f"daily-2026-12-06-{family}.{'xsb' if family == 'sokoban' else 'fewest'}" for family in FAMILIES]
+    assert [recipe_of(e).seed for p in paths for e in read_file(p)] == ["daily-2026-12-06"] * 5
+    # (the levels are their recipes', and a recipe makes the same level: see the seed test above)
+    assert daily_recipes(datetime.date(2026, 12, 6)) == daily_recipes(datetime.date(2026, 12, 6))
+    assert daily_recipes(datetime.date(2026, 12, 7))[0].seed == "daily-2026-12-07"
 
 
 def test_a_recipe_round_trips_through_its_header():
@@ -55,7 +56,7 @@ def test_a_recipe_round_trips_through_its_header():
     assert parse_recipe(recipe.text()) == recipe
     assert parse_recipe(Recipe("traffic", "hard").text()) == Recipe("traffic", "hard")
     assert recipe.following().number == 4
-    assert parse_recipe("sokoban easy seed 1 #1") is None
+    assert parse_recipe("chess easy seed 1 #1") is None
     assert share_line(datetime.date(2026, 12, 6), "traffic", 14, 14) == "fewest daily 2026-12-06 traffic: 14 moves (par 14)"
 
 
@@ -84,3 +85,10 @@ def test_bad_option_values_exit_2(capsys, argv):
 def test_a_par_not_found_in_time_exits_1(capsys):
     code, _, err = run(capsys, "generate", "shift", "--par", "26", "--size", "2x2", "--timeout", "0.2")
     assert code == 1 and "no shift par 26 size 2x2" in err
+
+
+def test_the_generation_bench_times_levels_whose_pars_fit(capsys):
+    from fewest.tui.bench.generate import bench_generation
+
+    seconds, pars = bench_generation("shift", "medium", 2)
+    assert len(seconds) == 2 and all(s >= 0 for s in seconds) and all(5 <= par <= 9 for par in pars)
