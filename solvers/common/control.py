@@ -22,7 +22,7 @@ import time
 from contextlib import AbstractContextManager, contextmanager
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 
 @dataclass(frozen=True)
@@ -114,10 +114,16 @@ class Control:
         should_stop: Callable[[], bool] | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         progress_interval: float = 0.25,
+        on_plan: Callable[[Any, str], None] | None = None,
     ) -> None:
+        """`on_plan`: told each plan not proven shortest as soon as a solver has one (a
+        Solution, and its stage: "found", then "improved"), before the proof goes on; a
+        solver that can give such plans first (Sokoban's anytime stages) does so only
+        when it is set."""
         self._budget = budget or Budget()
         self.should_stop = should_stop
         self.on_progress = on_progress
+        self.on_plan = on_plan
         self.progress_interval = progress_interval
         self.started = time.perf_counter()
         self.expanded = 0

@@ -198,6 +198,29 @@ class ImproveTuning:
 
 
 @dataclass(frozen=True)
+class AnytimeTuning:
+    """A plan first, then shorter ones, then the proof (solver.py, sokoban/anytime/anytime.py)."""
+
+    # Seconds of the proof alone before anything else: a level proven by then (most of
+    # Microban) gets its proof as before, with no plan found and improved first.
+    quick_seconds: float = 1.0
+    # Of the time and node budgets, the most the finders and the improver take before the proof
+    # goes on (with no time budget: unbudgeted_seconds). On XSokoban the improver still gains
+    # after 10 s (#7: 391 -> 261 moves in 17 s); a proof that needs more than the rest is rare.
+    share: float = 0.15
+    unbudgeted_seconds: float = 10.0
+    # With a plan from them, the proof stops this much of the time and node budgets early (in
+    # place of the best effort's searches) and the improver goes on with the plan on the rest.
+    improve_tail: float = 0.2
+    memory_share: float = 0.5  # of the memory budget, for them
+    # Of the phase, where the packing search (a goal-room level) stops, and the FESS-like finder
+    # after it. Most of the packing search's plans come in under 0.4 s, and it soon goes
+    # through every position it allows where it finds none; the finder's come in 0.01-1.4 s.
+    packed_share: float = 0.3
+    find_share: float = 0.7
+
+
+@dataclass(frozen=True)
 class SokobanTuning:
     """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
 
@@ -213,6 +236,7 @@ class SokobanTuning:
     interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
     fess: FessTuning = field(default_factory=FessTuning)
     improve: ImproveTuning = field(default_factory=ImproveTuning)
+    anytime: AnytimeTuning = field(default_factory=AnytimeTuning)
 
 
 TUNING = SokobanTuning()

@@ -1,0 +1,65 @@
+"""The anytime solver's first stages: a plan fast, then shorter ones.
+
+The packing search (sokoban/plans/packing_order.py, on a goal-room level) and
+the FESS-like finder (fess.py) look for a plan, each on a share of the phase;
+each finds plans the other misses (XSokoban #58, #73, #82 against #37). The
+first plan is given at once ("found"), then reordered between boxes
+(sokoban/plans/interleave.py) and shortened by the vicinity improver (improve.py),
+each shorter plan given as it comes ("improved"), while they gain and the
+phase lasts. The proof comes after (solver.py): only it says a plan is shortest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fewest.solvers.common.control import Control, Stopped
+from fewest.solvers.sokoban.anytime.fess import fess_search
+from fewest.solvers.sokoban.anytime.improve import improvements, plan_cost
+from fewest.solvers.sokoban.board.tables import Tables
+from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
+from fewest.solvers.sokoban.plans.packing_order import Push, packed_search, packing_orders
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
+
+FOUND, IMPROVED = "found", "improved"
+
+
+def anytime_plans(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str = "moves", tuning: SokobanTuning = TUNING,
+) -> Iterator[tuple[str, list[Push]]]:
+    """(stage, push plan) in turn, each shorter by `metric` than the one before: the first
+    FOUND, the others IMPROVED. Ends when no finder finds one, or the improver gains no
+    more; raises Stopped when the budget runs out (or on a cancel), the plans given standing."""
+    knobs = tuning.anytime
+    orders = packing_orders(tables.board, boxes, player)
+    plan = None
+    if orders:
+        plan = _within(packed_search, tables, boxes, player, control, knobs.packed_share, orders, tuning)
+    if plan is None:
+        plan = _within(fess_search, tables, boxes, player, control, knobs.find_share, orders, tuning)
+    if plan is None:
+        return
+    yield FOUND, plan
+    cost = plan_cost(tables, boxes, player, plan, metric)
+    if metric == "moves":
+        reordered = shortest_interleaving(tables.board, boxes, player, plan, control, tuning)
+        if plan_cost(tables, boxes, player, reordered, metric) < cost:
+            plan = reordered
+            yield IMPROVED, plan
+    for better in improvements(tables, boxes, player, plan, control, metric, tuning):
+        yield IMPROVED, better
+
+
+def _within(
+    finder: object, tables: Tables, boxes: int, player: int, control: Control, until: float, orders: dict,
+    tuning: SokobanTuning,
+) -> list[Push] | None:
+    """The `finder`'s plan on the budgets up to `until` of the phase's (None: it found
+    none, or ran out). Raises Stopped on a cancel."""
+    try:
+        with control.share(until) as phase:
+            return finder(tables, boxes, player, phase, orders, tuning)  # type: ignore[operator]
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        return None
