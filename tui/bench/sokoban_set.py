@@ -19,7 +19,7 @@ import resource
 import statistics
 import time
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Iterator
+from typing import AbstractSet, Callable, Iterator, Mapping
 
 from fewest.levels.base import LevelFormatError
 from fewest.levels.files import regular_file_bytes
@@ -48,6 +48,11 @@ class BenchRow:
     matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
     at_least: int | None = None  # unproven: the metric's first count no plan goes below
     error: str | None = None  # unreadable: what is wrong with the level, and where
+    # --anytime (tui/bench/sokoban_anytime.py): the seconds to the first plan, the best plan's
+    # (moves, pushes) at ANYTIME_AT seconds, and a known solution's (moves, pushes) from --known
+    first_seconds: float | None = None
+    at_ten: tuple[int, int] | None = None
+    known: tuple[int, int] | None = None
 
     @property
     def proven(self) -> bool:
@@ -109,9 +114,14 @@ def run_collection(
     expected_csv: str | os.PathLike | None = None,
     levels: AbstractSet[int] | None = None,
     jobs: int | None = None,
+    solved: Callable[..., BenchRow] | None = None,
+    known: Mapping[int, tuple[int, int]] | None = None,
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`),
     `jobs` at once when given (0: one per core; the rows still come in the file's order).
+    `solved(level, metric, timeout, memory_bytes)` makes a level's row in its process
+    (default: the proof alone; tui/bench/sokoban_anytime.py's: as the hints solve it);
+    `known` (level -> a known solution's moves and pushes) goes into each row.
     A file of another family, a level number it lacks or an unreadable table of expected
     counts raise ValueError (before any level is solved)."""
     from fewest.levels import read_file_each  # the runner is the only user of level files here
@@ -128,8 +138,10 @@ def run_collection(
     if missing:
         raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
+    known = known or {}
     chosen = [number for number in sorted(entries.keys() | errors.keys()) if levels is None or number in levels]
-    runs = _runs([entries[number].level for number in chosen if number in entries], metric, timeout, memory_bytes, jobs)
+    runs = _runs([entries[number].level for number in chosen if number in entries], metric, timeout, memory_bytes, jobs,
+                 solved or _solved)
     rows = []
     for number in chosen:
         if number in errors:
@@ -142,7 +154,8 @@ def run_collection(
             if want is not None and row.proven:
                 got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
                 matches = all(w is None or w == g for w, g in zip(want, got))
-            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches)
+            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches,
+                          known=known.get(number))
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -206,18 +219,20 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
     return {key: value for key, value in table.items() if value[0] is not None}
 
 
-def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None) -> Iterator[BenchRow]:
+def _runs(
+    levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None, solved: Callable[..., BenchRow]
+) -> Iterator[BenchRow]:
     """The levels' rows in order: one after another here, or by `jobs` worker processes
     (each forks its level's process as this one would; memory shared so that all the
     levels at once stay within half the machine)."""
     if jobs is None:
-        return (_run_one(level, metric, timeout, memory_bytes) for level in levels)
+        return (_run_one(level, metric, timeout, memory_bytes, solved) for level in levels)
     from fewest.tui.services.batch import Crash, LocalPool, in_order, worker_count
     from fewest.tui.services.budgets import default_memory_bytes
 
     pool = LocalPool(_run_task, worker_count(jobs))
     share = min(memory_bytes, default_memory_bytes() // pool.workers)
-    tasks = [(level, metric, timeout, share) for level in levels]
+    tasks = [(level, metric, timeout, share, solved) for level in levels]
     return (
         BenchRow(0, "", "crashed", None, None, 0, 0.0, 0, error=row.error) if isinstance(row, Crash) else row
         for _, row in in_order(pool.results(tasks))
@@ -229,12 +244,12 @@ def _run_task(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
     return _run_one(*task)
 
 
-def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+def _run_one(level, metric: str, timeout: float, memory_bytes: int, solved: Callable[..., BenchRow]) -> BenchRow:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     # not a daemon: the solver may grow its pull table in a child of its own (it is killed below
     # when it overruns, and its own child stops on its time share)
-    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes))
+    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes, solved))
     started = time.perf_counter()
     child.start()
     sender.close()
@@ -261,11 +276,11 @@ def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     return replace(result, peak_bytes=max(result.peak_bytes, at_once))
 
 
-def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> None:
+def _child(sender, level, metric: str, timeout: float, memory_bytes: int, solved: Callable[..., BenchRow]) -> None:
     # Ctrl-C reaches the whole process group: the parent says so once, and a child stops
     # quietly (its own children closed on the way out), not with a traceback of its own
     with contextlib.suppress(KeyboardInterrupt):
-        sender.send(_solved(level, metric, timeout, memory_bytes))
+        sender.send(solved(level, metric, timeout, memory_bytes))
     sender.close()
 
 
@@ -277,11 +292,16 @@ def _solved(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
     started = time.perf_counter()
     solution = sokoban.solve(level, rules.initial_state(level), control, metric, best_effort=False)  # proofs only
     seconds = time.perf_counter() - started
-    # Linux reports KiB. Each process's own peak, exact where the runner's samples of the
-    # processes together may fall between two (it keeps the larger)
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
     moves = len(solution.moves) if solution.solved else None
     pushes = solution.extra.get("pushes") if solution.solved else None
     return BenchRow(
-        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak, at_least=solution.at_least
+        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak_bytes(),
+        at_least=solution.at_least,
     )
+
+
+def peak_bytes() -> int:
+    """This process's peak and its children's, the larger (Linux reports KiB). Each process's
+    own peak, exact where the runner's samples of the processes together may fall between
+    two (it keeps the larger)."""
+    return max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
