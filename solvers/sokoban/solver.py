@@ -200,12 +200,16 @@ def _anytime(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, tuning: SokobanTuning
 ) -> tuple[list[Push], list[Move], Counters] | None:
     """The anytime stages (sokoban/anytime/anytime.py) on the tuning's anytime.share of the
-    time and node budgets (with no time budget, its unbudgeted_seconds) and memory_share of
+    time and node budgets from now (with no time budget, its unbudgeted_seconds) and memory_share of
     the memory: each plan told to control.on_plan as it comes; the last (the best), as
     pushes, moves and counts, or None. Raises Stopped on a cancel."""
     knobs = tuning.anytime
     whole = control.budget
-    seconds = control.seconds + knobs.unbudgeted_seconds if whole.seconds is None else whole.seconds * knobs.share
+    # (from now: the tables and the quick proof took their time, seconds on the largest boards)
+    if whole.seconds is None:
+        seconds = control.seconds + knobs.unbudgeted_seconds
+    else:
+        seconds = min(whole.seconds, control.seconds + whole.seconds * knobs.share)
     nodes = None if whole.nodes is None else int(whole.nodes * knobs.share)
     memory = None if whole.memory_bytes is None else int(whole.memory_bytes * knobs.memory_share)
     best = None

@@ -12,6 +12,7 @@ phase lasts. The proof comes after (solver.py): only it says a plan is shortest.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from fewest.solvers.common.control import Control, Stopped
 from fewest.solvers.sokoban.anytime.fess import fess_search
@@ -31,12 +32,13 @@ def anytime_plans(
     FOUND, the others IMPROVED. Ends when no finder finds one, or the improver gains no
     more; raises Stopped when the budget runs out (or on a cancel), the plans given standing."""
     knobs = tuning.anytime
+    start = control.seconds
     orders = packing_orders(tables.board, boxes, player)
     plan = None
     if orders:
-        plan = _within(packed_search, tables, boxes, player, control, knobs.packed_share, orders, tuning)
+        plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
-        plan = _within(fess_search, tables, boxes, player, control, knobs.find_share, orders, tuning)
+        plan = _within(fess_search, tables, boxes, player, control, start, knobs.find_share, orders, tuning)
     if plan is None:
         return
     yield FOUND, plan
@@ -51,13 +53,16 @@ def anytime_plans(
 
 
 def _within(
-    finder: object, tables: Tables, boxes: int, player: int, control: Control, until: float, orders: dict,
-    tuning: SokobanTuning,
+    finder: object, tables: Tables, boxes: int, player: int, control: Control, start: float, until: float,
+    orders: dict, tuning: SokobanTuning,
 ) -> list[Push] | None:
-    """The `finder`'s plan on the budgets up to `until` of the phase's (None: it found
-    none, or ran out). Raises Stopped on a cancel."""
+    """The `finder`'s plan on the phase's budgets up to `until` of them, its time counted
+    from `start` (its seconds; None: it found none, or ran out). Raises Stopped on a cancel."""
+    whole = control.budget
+    seconds = None if whole.seconds is None else start + (whole.seconds - start) * until
+    nodes = None if whole.nodes is None else int(whole.nodes * until)
     try:
-        with control.share(until) as phase:
+        with control.within(replace(whole, seconds=seconds, nodes=nodes)) as phase:
             return finder(tables, boxes, player, phase, orders, tuning)  # type: ignore[operator]
     except Stopped as stop:
         if stop.reason == "cancelled":
