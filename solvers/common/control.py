@@ -124,6 +124,9 @@ class Control:
         self.should_stop = should_stop
         self.on_progress = on_progress
         self.on_plan = on_plan
+        # A plan known from a position near this one, (that position, its moves), as after a
+        # step off a hint's plan: a solver that gives plans first (see on_plan) starts from it.
+        self.near_plan: tuple[Any, Any] | None = None
         self.progress_interval = progress_interval
         self.started = time.perf_counter()
         self.expanded = 0

@@ -36,7 +36,7 @@ import random
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
@@ -213,9 +213,10 @@ def _anytime(
     nodes = None if whole.nodes is None else int(whole.nodes * knobs.share)
     memory = None if whole.memory_bytes is None else int(whole.memory_bytes * knobs.memory_share)
     best = None
+    near = None if control.near_plan is None else _pushes_of(tables.board, *control.near_plan)
     try:
         with control.within(replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory)) as phase:
-            for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning):
+            for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning, near):
                 moves, tally = step_plan(tables.board, boxes, player, pushes)
                 best = pushes, moves, tally
                 plan = Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
@@ -226,6 +227,18 @@ def _anytime(
             raise
     control.meter.stored = 0  # (its tables are gone)
     return best
+
+
+def _pushes_of(board: Board, state: State, moves: Sequence[Move]) -> tuple[int, list[Push]]:
+    """A plan of engine `moves` from `state` as the searches hold it: (its boxes, its pushes)."""
+    player = board.inside(state.player)
+    pushes = []
+    for move in moves:
+        d = DIRECTIONS.index(move.direction)
+        if move.push:
+            pushes.append((player + board.steps[d], d))
+        player += board.steps[d]
+    return board.mask(state.boxes) & board.floor, pushes
 
 
 def _improved_more(

@@ -242,9 +242,11 @@ def hint_for(
         if _is_dead(family, level, position):
             solution: Solution | None = None
         else:
+            asked = position == state
             solution = api.solve(family, level, position, metric=metric, budget=budget,
                                  should_stop=should_stop, on_progress=on_progress,
-                                 on_plan=teller(position) if position == state else None)
+                                 on_plan=teller(position) if asked else None,
+                                 near_plan=_near_plan(book, earlier) if asked else None)
             book.record(position, solution)
             if solution.status is Status.OPTIMAL:
                 return HintAnswer(position, tuple(solution.moves), metric=metric)
@@ -267,6 +269,19 @@ def hint_for(
     answer = counted_after(book, here(state, history), last, lambda after: here(after, ()))
     assert answer is not None  # (`here` always answers)
     return answer
+
+
+NEAR_BACK = 5  # positions back a plan known is looked for, to start a search near it
+
+
+def _near_plan(book: PlanBook, earlier: Sequence[Any]) -> tuple[Any, tuple] | None:
+    """The plan known from the latest of the last NEAR_BACK positions before this one that
+    has one (that position, the plan): a player who stepped off a hint's plan is near it."""
+    for position in list(earlier)[::-1][:NEAR_BACK]:
+        known = book.known(position)
+        if known is not None and known.plan:
+            return position, known.plan
+    return None
 
 
 def undos_out_of_deadlock(

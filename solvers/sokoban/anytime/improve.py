@@ -48,6 +48,7 @@ def improvements(
     distances = tuning.improve.distances
     while radius <= len(distances):
         found = vicinity_search(tables, boxes, player, best, radius, distances[radius - 1], control, metric)
+        assert found is not None, "the plan's own positions lead to the solved one"
         found_cost = plan_cost(tables, boxes, player, found, metric)
         if found_cost < cost:
             best, cost = found, found_cost
@@ -74,14 +75,18 @@ def plan_cost(tables: Tables, boxes: int, player: int, plan: list[Push], metric:
 
 def vicinity_search(
     tables: Tables, boxes: int, player: int, plan: list[Push], radius: int, distance: int, control: Control,
-    metric: str = "moves",
-) -> list[Push]:
+    metric: str = "moves", plan_from: int | None = None,
+) -> list[Push] | None:
     """The cheapest push plan from `boxes` and `player` whose every position is one of
     `plan`'s with at most `radius` boxes elsewhere, each within `distance` steps of where
-    the plan has it (see above)."""
+    the plan has it (see above). `plan_from`: the boxes `plan` starts from, when not
+    `boxes` (a plan known from a position near this one): then the cheapest way back onto
+    one of the plan's positions, and the plan's rest from there (not the cheapest plan:
+    a first plan, soon); None: none (never when `plan` starts here: it is one)."""
     board = tables.board
     steps, floor, goals, live = board.steps, board.floor, board.goals, tables.live
-    near = _vicinity(board, boxes, plan, radius, distance)
+    near = _vicinity(board, boxes if plan_from is None else plan_from, plan, radius, distance)
+    rejoin = {} if plan_from is None else {at: i for i, at in enumerate(_positions(steps, plan_from, plan))}
     shift = board.size.bit_length()
     start = (boxes << shift) | player
     best = {start: 0}
@@ -97,6 +102,9 @@ def vicinity_search(
             boxes, player = key >> shift, key & ((1 << shift) - 1)
             if boxes & goals == goals:
                 return _chain(parent, key)
+            back_on = rejoin.get(boxes)
+            if back_on is not None and _playable(board, boxes, player, plan[back_on:]):
+                return _chain(parent, key) + plan[back_on:]
             control.tick()
             if not control.expanded % CHECK_EVERY:
                 meter.stored = len(best)
@@ -117,7 +125,7 @@ def vicinity_search(
                     best[child] = total
                     parent[child] = (key, (box, d))
                     heapq.heappush(queue, (total, child))
-    raise AssertionError("the plan's own positions lead to the solved one")
+    return None
 
 
 def _pushes(board: Board, boxes: int, player: int, targets: int) -> Iterator[tuple[int, int, int]]:
@@ -134,6 +142,16 @@ def _pushes(board: Board, boxes: int, player: int, targets: int) -> Iterator[tup
         for cell in cells_of(layer & behind):
             for d, box in wanted[cell]:
                 yield d, box, walk
+
+
+def _playable(board: Board, boxes: int, player: int, plan: list[Push]) -> bool:
+    """Can the player, from `player`, make every push of `plan` in turn?"""
+    for cell, d in plan:
+        if board.distance(player, cell - board.steps[d], board.floor & ~boxes) is None:
+            return False
+        boxes ^= (1 << cell) | (1 << (cell + board.steps[d]))
+        player = cell
+    return True
 
 
 def _vicinity(board: Board, boxes: int, plan: list[Push], radius: int, distance: int) -> dict[int, int]:
