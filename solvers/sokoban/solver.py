@@ -200,25 +200,25 @@ def _anytime(
     tables: Tables, boxes: int, player: int, control: Control, metric: str, tuning: SokobanTuning
 ) -> tuple[list[Push], list[Move], Counters] | None:
     """The anytime stages (sokoban/anytime/anytime.py) on the tuning's anytime.share of the
-    time and node budgets from now (the finders, with no plan yet, up to its find_most; with
-    no time budget, its unbudgeted_seconds) and memory_share of
+    time and node budgets (the finders from now, up to its find_most when they have no plan
+    yet; the improving from the first plan; with no time budget, its unbudgeted_seconds) and memory_share of
     the memory: each plan told to control.on_plan as it comes; the last (the best), as
     pushes, moves and counts, or None. Raises Stopped on a cancel."""
     knobs = tuning.anytime
     whole = control.budget
     # (from now: the tables and the quick proof took their time, seconds on the largest boards)
     if whole.seconds is None:
-        seconds = improve_until = control.seconds + knobs.unbudgeted_seconds
+        seconds, improving = control.seconds + knobs.unbudgeted_seconds, None
     else:
         seconds = min(whole.seconds, control.seconds + whole.seconds * knobs.find_most)
-        improve_until = min(seconds, control.seconds + whole.seconds * knobs.share)
+        improving = whole.seconds * knobs.share
     nodes = None if whole.nodes is None else int(whole.nodes * knobs.share)
     memory = None if whole.memory_bytes is None else int(whole.memory_bytes * knobs.memory_share)
     best = None
     near = None if control.near_plan is None else _pushes_of(tables.board, *control.near_plan)
     try:
         with control.within(replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory)) as phase:
-            for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning, near, improve_until):
+            for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning, near, improving):
                 moves, tally = step_plan(tables.board, boxes, player, pushes)
                 best = pushes, moves, tally
                 plan = Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},

@@ -208,9 +208,9 @@ class AnytimeTuning:
     # Seconds of the proof alone before anything else: a level proven by then (most of
     # Microban) gets its proof as before, with no plan found and improved first.
     quick_seconds: float = 1.0
-    # Of the time and node budgets from their start, the most the finders and the improver take
-    # before the proof goes on (with no time budget: unbudgeted_seconds): the improver stops at
-    # `share`; the finders, with no plan yet, may go on to `find_most`. On XSokoban the improver
+    # Of the time and node budgets, the most the finders and the improver take before the proof
+    # goes on (with no time budget: unbudgeted_seconds): the improver `share` from the first
+    # plan; the finders, with no plan yet, up to `find_most` from their start. On XSokoban the improver
     # still gains after 10 s (#7: 391 -> 261 moves in 17 s); the finders' first plans came in
     # 0.01-1.4 s of CPU, but at 20 s a level on a loaded machine, 3 s was too little for #34
     # and #37 (found in 8 s).

@@ -27,15 +27,15 @@ FOUND, IMPROVED = "found", "improved"
 
 def anytime_plans(
     tables: Tables, boxes: int, player: int, control: Control, metric: str = "moves", tuning: SokobanTuning = TUNING,
-    near: tuple[int, list[Push]] | None = None, improve_until: float | None = None,
+    near: tuple[int, list[Push]] | None = None, improve_seconds: float | None = None,
 ) -> Iterator[tuple[str, list[Push]]]:
     """(stage, push plan) in turn, each shorter by `metric` than the one before: the first
     FOUND, the others IMPROVED. Ends when no finder finds one, or the improver gains no
     more; raises Stopped when the budget runs out (or on a cancel), the plans given standing.
     `near`: a plan known from a position near this one (its boxes, its pushes), as after a
     step off a hint's plan: the first plan is looked for through its positions first.
-    `improve_until`: the seconds (the control's clock) the improving ends at, when sooner
-    than the budget's (the finders may take all of it)."""
+    `improve_seconds`: how long the improving goes on from the first plan, when not to the
+    end of the budget (the finders may take all of it)."""
     knobs = tuning.anytime
     start = control.seconds
     orders = packing_orders(tables.board, boxes, player)
@@ -51,8 +51,8 @@ def anytime_plans(
     yield FOUND, plan
     cost = plan_cost(tables, boxes, player, plan, metric)
     whole = control.budget
-    if improve_until is not None and whole.seconds is not None:
-        whole = replace(whole, seconds=min(whole.seconds, max(improve_until, control.seconds)))
+    if improve_seconds is not None and whole.seconds is not None:
+        whole = replace(whole, seconds=min(whole.seconds, control.seconds + improve_seconds))
     with control.within(whole) as phase:
         if metric == "moves":
             reordered = shortest_interleaving(tables.board, boxes, player, plan, phase, tuning)
