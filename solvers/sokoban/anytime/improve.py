@@ -13,7 +13,12 @@ plus one) through the vicinity then finds the fewest moves (ties: pushes;
 under the pushes metric, fewest pushes then moves) from the start to the
 solved position. The plan's own positions are in it, so the result is never
 longer. It is repeated on the new plan's positions while it gains, then with
-one more box displaced, as far as the tuning's improve.distances go.
+one more box displaced, as far as the tuning's improve.distances go. A plan
+longer than the tuning's improve.window is searched a stretch at a time, each
+stretch ending where it ended (the same boxes, the player on the same cell), so
+the rest stands: the vicinity of a whole 400-push plan is too large for seconds.
+From a plan known near the position instead (a step off a hint's plan), the
+search goes back onto one of its positions and follows its rest.
 
 Pruned: pushes onto dead squares and pushes that freeze a box off its goal.
 """
