@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Any, Callable, Iterator
+from typing import AbstractSet, Any, Callable, Iterator, Mapping
 
 from fewest.levels.base import LevelFormatError
 from fewest.levels.files import regular_file_bytes
@@ -55,6 +55,11 @@ class BenchRow:
     matches: bool | None = None  # plan's counts == expected (None: nothing to compare)
     at_least: int | None = None  # unproven: the metric's first count no plan goes below
     error: str | None = None  # unreadable: what is wrong with the level, and where
+    # --anytime (tui/bench/sokoban_anytime.py): the seconds to the first plan, the best plan's
+    # (moves, pushes) at ANYTIME_AT seconds, and a known solution's (moves, pushes) from --known
+    first_seconds: float | None = None
+    at_ten: tuple[int, int] | None = None
+    known: tuple[int, int] | None = None
 
     @property
     def proven(self) -> bool:
@@ -117,10 +122,15 @@ def run_collection(
     levels: AbstractSet[int] | None = None,
     jobs: int | None = None,
     scheduler: str | None = None,
+    solved: Callable[..., BenchRow] | None = None,
+    known: Mapping[int, tuple[int, int]] | None = None,
 ) -> BenchSummary:
     """Solve every level of the file at `path` (or those whose 1-based index is in `levels`),
     `jobs` at once when given (0: one per core), or on the Dask cluster at `scheduler` (the
     rows still come in the file's order).
+    `solved(level, metric, timeout, memory_bytes)` makes a level's row in its process
+    (default: the proof alone; tui/bench/sokoban_anytime.py's: as the hints solve it);
+    `known` (level -> a known solution's moves and pushes) goes into each row.
     A file of another family, a level number it lacks or an unreadable table of expected
     counts raise ValueError (before any level is solved), as does a scheduler not there."""
     from fewest.levels import read_file_each  # the runner is the only user of level files here
@@ -137,9 +147,10 @@ def run_collection(
     if missing:
         raise ValueError(f"{path}: no level {missing[0]} (the file has {len(entries) + len(errors)})")
     expected = _read_expected(expected_csv, metric) if expected_csv else {}
+    known = known or {}
     chosen = [number for number in sorted(entries.keys() | errors.keys()) if levels is None or number in levels]
-    solved = [entries[number].level for number in chosen if number in entries]
-    runs = _runs(solved, metric, timeout, memory_bytes, jobs, scheduler)
+    runs = _runs([entries[number].level for number in chosen if number in entries], metric, timeout, memory_bytes, jobs,
+                 scheduler, solved or solved_row)
     rows = []
     for number in chosen:
         if number in errors:
@@ -152,7 +163,8 @@ def run_collection(
             if want is not None and row.proven:
                 got = (row.moves, row.pushes) if metric == "moves" else (row.pushes, row.moves)
                 matches = all(w is None or w == g for w, g in zip(want, got))
-            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches)
+            row = replace(row, index=number, title=entry.title or str(number), expected=want, matches=matches,
+                          known=known.get(number))
         rows.append(row)
         if on_row is not None:
             on_row(row)
@@ -217,13 +229,13 @@ def _read_expected(path: str | os.PathLike, metric: str) -> dict[int, tuple[int 
 
 
 def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: int | None,
-          scheduler: str | None = None) -> Iterator[BenchRow]:
+          scheduler: str | None, solved: Callable[..., BenchRow]) -> Iterator[BenchRow]:
     """The levels' rows in order: one after another here, or by `jobs` worker processes
     (each forks its level's process as this one would; memory shared so that all the
     levels at once stay within half the machine), or by the Dask cluster at `scheduler`
     (each level a fresh process on a worker: spawned_level.py)."""
     if jobs is None and scheduler is None:
-        return (_run_one(level, metric, timeout, memory_bytes) for level in levels)
+        return (_run_one(level, metric, timeout, memory_bytes, solved) for level in levels)
     from fewest.tui.services.batch import Crash, LocalPool, in_order, worker_count
     from fewest.tui.services.budgets import default_memory_bytes
 
@@ -236,7 +248,7 @@ def _runs(levels: list, metric: str, timeout: float, memory_bytes: int, jobs: in
     else:
         runner = LocalPool(_run_task, worker_count(jobs or 0))
         share = min(memory_bytes, default_memory_bytes() // runner.workers)
-    tasks = [(level, metric, timeout, share) for level in levels]
+    tasks = [(level, metric, timeout, share, solved) for level in levels]
     return (
         BenchRow(0, "", "crashed", None, None, 0, 0.0, 0, error=row.error) if isinstance(row, Crash) else row
         for _, row in in_order(runner.results(tasks))
@@ -257,7 +269,7 @@ def _run_spawned(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
     running)."""
     from fewest.tui.services.cluster import worker_memory
 
-    level, metric, timeout, memory_bytes = task
+    level, metric, timeout, memory_bytes, solved = task
     memory_bytes = min(memory_bytes, worker_memory(lambda: memory_bytes))
     started = time.perf_counter()
     # (a group of its own: the level's helper processes end with it, whatever ends it)
@@ -268,7 +280,7 @@ def _run_spawned(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
     at_once = 0
     try:
         with contextlib.suppress(BrokenPipeError):  # (a child dead at once: a crashed row)
-            child.stdin.write(pickle.dumps((level, metric, timeout, memory_bytes)))
+            child.stdin.write(pickle.dumps((level, metric, timeout, memory_bytes, solved)))
             child.stdin.flush()  # (left open: its closing tells the child this worker has gone)
 
         def ended(wait: float) -> bool:
@@ -293,12 +305,12 @@ def _run_spawned(task: tuple, should_stop: Callable[[], bool]) -> BenchRow:
     return _finished_row(result, overran, started, at_once)
 
 
-def _run_one(level, metric: str, timeout: float, memory_bytes: int) -> BenchRow:
+def _run_one(level, metric: str, timeout: float, memory_bytes: int, solved: Callable[..., BenchRow]) -> BenchRow:
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     # not a daemon: the solver may grow its pull table in a child of its own (it is killed below
     # when it overruns, and its own child stops on its time share)
-    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes))
+    child = context.Process(target=_child, args=(sender, level, metric, timeout, memory_bytes, solved))
     started = time.perf_counter()
     child.start()
     sender.close()
@@ -340,11 +352,11 @@ def _finished_row(result: BenchRow | None, overran: bool, started: float, at_onc
     return replace(result, peak_bytes=max(result.peak_bytes, at_once))
 
 
-def _child(sender, level, metric: str, timeout: float, memory_bytes: int) -> None:
+def _child(sender, level, metric: str, timeout: float, memory_bytes: int, solved: Callable[..., BenchRow]) -> None:
     # Ctrl-C reaches the whole process group: the parent says so once, and a child stops
     # quietly (its own children closed on the way out), not with a traceback of its own
     with contextlib.suppress(KeyboardInterrupt):
-        sender.send(solved_row(level, metric, timeout, memory_bytes))
+        sender.send(solved(level, metric, timeout, memory_bytes))
     sender.close()
 
 
@@ -358,11 +370,16 @@ def solved_row(level, metric: str, timeout: float, memory_bytes: int) -> BenchRo
     started = time.perf_counter()
     solution = sokoban.solve(level, rules.initial_state(level), control, metric, best_effort=False)  # proofs only
     seconds = time.perf_counter() - started
-    # Linux reports KiB. Each process's own peak, exact where the runner's samples of the
-    # processes together may fall between two (it keeps the larger)
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024
     moves = len(solution.moves) if solution.solved else None
     pushes = solution.extra.get("pushes") if solution.solved else None
     return BenchRow(
-        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak, at_least=solution.at_least
+        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak_bytes(),
+        at_least=solution.at_least,
     )
+
+
+def peak_bytes() -> int:
+    """This process's peak and its children's, the larger (Linux reports KiB). Each process's
+    own peak, exact where the runner's samples of the processes together may fall between
+    two (it keeps the larger)."""
+    return max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) * 1024

@@ -1,5 +1,6 @@
 """A bench level in a fresh process of its own: `python -m fewest.tui.bench.spawned_level`
-reads (level, metric, timeout, memory_bytes) pickled on standard input and writes the
+reads (level, metric, timeout, memory_bytes, solved) pickled on standard input (`solved`
+a module-level function by name: the proofs' or the anytime solver's row) and writes the
 level's BenchRow pickled on standard output.
 
 `fewest bench sokoban --set FILE --scheduler ADDRESS` runs each level so on a Dask worker
@@ -17,18 +18,16 @@ import signal
 import sys
 import threading
 
-from fewest.tui.bench.sokoban_set import solved_row
-
 
 def main() -> None:
     # The answer goes out on a copy of standard output; what the search might print goes to
     # standard error, where it cannot garble the answer.
     answer = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    task = pickle.load(sys.stdin.buffer)
+    level, metric, timeout, memory_bytes, solved = pickle.load(sys.stdin.buffer)
     threading.Thread(target=_end_with_worker, daemon=True).start()
     with contextlib.suppress(KeyboardInterrupt):  # (a Ctrl-C at the worker's terminal: no traceback)
-        answer.write(pickle.dumps(solved_row(*task)))
+        answer.write(pickle.dumps(solved(level, metric, timeout, memory_bytes)))
         answer.close()
 
 

@@ -137,6 +137,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     bench.add_argument("--levels", metavar="LIST",
                        help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
+    bench.add_argument("--anytime", action="store_true",
+                       help="sokoban --set: solve as hints do (a plan first, then shorter, then the proof) and "
+                            "report the seconds to the first plan, the plan at 10 s and at the end")
+    bench.add_argument("--known", metavar="CSV",
+                       help="sokoban --set --anytime: known solutions' counts (columns level, moves, pushes) "
+                            "to compare the plans with")
     add_batch_arguments(bench, resume=False)
 
     from fewest.tui.cli.generate import add_generate_parser

@@ -13,7 +13,12 @@ plus one) through the vicinity then finds the fewest moves (ties: pushes;
 under the pushes metric, fewest pushes then moves) from the start to the
 solved position. The plan's own positions are in it, so the result is never
 longer. It is repeated on the new plan's positions while it gains, then with
-one more box displaced, as far as the tuning's improve.distances go.
+one more box displaced, as far as the tuning's improve.distances go. A plan
+longer than the tuning's improve.window is searched a stretch at a time, each
+stretch ending where it ended (the same boxes, the player on the same cell), so
+the rest stands: the vicinity of a whole 400-push plan is too large for seconds.
+From a plan known near the position instead (a step off a hint's plan), the
+search goes back onto one of its positions and follows its rest.
 
 Pruned: pushes onto dead squares and pushes that freeze a box off its goal.
 """
@@ -45,15 +50,55 @@ def improvements(
     Raises Stopped when the budget runs out (the plans yielded stand)."""
     best, cost = plan, plan_cost(tables, boxes, player, plan, metric)
     radius = 1
-    distances = tuning.improve.distances
+    distances, window = tuning.improve.distances, tuning.improve.window
     while radius <= len(distances):
-        found = vicinity_search(tables, boxes, player, best, radius, distances[radius - 1], control, metric)
-        found_cost = plan_cost(tables, boxes, player, found, metric)
-        if found_cost < cost:
-            best, cost = found, found_cost
-            yield best
-        else:
+        gained = False
+        for found in _windows(tables, boxes, player, best, radius, distances[radius - 1], control, metric, window):
+            found_cost = plan_cost(tables, boxes, player, found, metric)
+            if found_cost < cost:
+                best, cost, gained = found, found_cost, True
+                yield best
+        if not gained:
             radius += 1
+
+
+def _windows(
+    tables: Tables, boxes: int, player: int, plan: list[Push], radius: int, distance: int, control: Control,
+    metric: str, window: int,
+) -> Iterator[list[Push]]:
+    """The plan with each stretch of `window` pushes (half a window apart, the last one
+    reaching the end) replaced in turn by the cheapest through its own vicinity that ends
+    where it ends (the same boxes, the player on the same cell): each plan so made. A plan
+    no longer than a window is searched whole."""
+    if len(plan) <= window:
+        found = vicinity_search(tables, boxes, player, plan, radius, distance, control, metric)
+        assert found is not None, "the plan's own positions lead to the solved one"
+        yield found
+        return
+    steps = tables.board.steps
+    first = 0
+    while first < len(plan):
+        last = min(first + window, len(plan))
+        before_boxes, before_player = boxes, player
+        for cell, d in plan[:first]:  # (where the stretch starts)
+            before_boxes ^= (1 << cell) | (1 << (cell + steps[d]))
+            before_player = cell
+        stretch = plan[first:last]
+        ends = None
+        if last < len(plan):
+            after = before_boxes
+            for cell, d in stretch:
+                after ^= (1 << cell) | (1 << (cell + steps[d]))
+            ends = (after, stretch[-1][0])
+        found = vicinity_search(tables, before_boxes, before_player, stretch, radius, distance, control, metric,
+                                ends=ends)
+        assert found is not None, "the stretch's own positions lead to its end"
+        if found != stretch:
+            plan = plan[:first] + found + plan[last:]
+            yield plan
+        if last == len(plan):
+            return
+        first += max(1, window // 2)
 
 
 def plan_cost(tables: Tables, boxes: int, player: int, plan: list[Push], metric: str) -> int:
@@ -74,14 +119,20 @@ def plan_cost(tables: Tables, boxes: int, player: int, plan: list[Push], metric:
 
 def vicinity_search(
     tables: Tables, boxes: int, player: int, plan: list[Push], radius: int, distance: int, control: Control,
-    metric: str = "moves",
-) -> list[Push]:
+    metric: str = "moves", plan_from: int | None = None, ends: tuple[int, int] | None = None,
+) -> list[Push] | None:
     """The cheapest push plan from `boxes` and `player` whose every position is one of
     `plan`'s with at most `radius` boxes elsewhere, each within `distance` steps of where
-    the plan has it (see above)."""
+    the plan has it (see above). `plan_from`: the boxes `plan` starts from, when not
+    `boxes` (a plan known from a position near this one): then the cheapest way back onto
+    one of the plan's positions, and the plan's rest from there (not the cheapest plan:
+    a first plan, soon); None: none (never when `plan` starts here: it is one). `ends`:
+    (boxes, player's cell) where the plan must end, when not on the solved position (a
+    stretch of a longer plan)."""
     board = tables.board
     steps, floor, goals, live = board.steps, board.floor, board.goals, tables.live
-    near = _vicinity(board, boxes, plan, radius, distance)
+    near = _vicinity(board, boxes if plan_from is None else plan_from, plan, radius, distance)
+    rejoin = {} if plan_from is None else {at: i for i, at in enumerate(_positions(steps, plan_from, plan))}
     shift = board.size.bit_length()
     start = (boxes << shift) | player
     best = {start: 0}
@@ -95,8 +146,11 @@ def vicinity_search(
             if best[key] != cost:
                 continue
             boxes, player = key >> shift, key & ((1 << shift) - 1)
-            if boxes & goals == goals:
+            if (boxes & goals == goals) if ends is None else (boxes, player) == ends:
                 return _chain(parent, key)
+            back_on = rejoin.get(boxes)
+            if back_on is not None and _playable(board, boxes, player, plan[back_on:]):
+                return _chain(parent, key) + plan[back_on:]
             control.tick()
             if not control.expanded % CHECK_EVERY:
                 meter.stored = len(best)
@@ -117,7 +171,7 @@ def vicinity_search(
                     best[child] = total
                     parent[child] = (key, (box, d))
                     heapq.heappush(queue, (total, child))
-    raise AssertionError("the plan's own positions lead to the solved one")
+    return None
 
 
 def _pushes(board: Board, boxes: int, player: int, targets: int) -> Iterator[tuple[int, int, int]]:
@@ -134,6 +188,16 @@ def _pushes(board: Board, boxes: int, player: int, targets: int) -> Iterator[tup
         for cell in cells_of(layer & behind):
             for d, box in wanted[cell]:
                 yield d, box, walk
+
+
+def _playable(board: Board, boxes: int, player: int, plan: list[Push]) -> bool:
+    """Can the player, from `player`, make every push of `plan` in turn?"""
+    for cell, d in plan:
+        if board.distance(player, cell - board.steps[d], board.floor & ~boxes) is None:
+            return False
+        boxes ^= (1 << cell) | (1 << (cell + board.steps[d]))
+        player = cell
+    return True
 
 
 def _vicinity(board: Board, boxes: int, plan: list[Push], radius: int, distance: int) -> dict[int, int]:
