@@ -83,6 +83,7 @@ def test_a_run_stopped_early_leaves_no_level_running(tmp_path, scheduler, ctrl_c
 
 def test_a_level_s_process_ends_when_its_worker_goes(tmp_path):
     from fewest.levels import read_file_each
+    from fewest.tui.bench.sokoban_set import solved_row
 
     path = tmp_path / "hard.xsb"
     path.write_text(HOPELESS)
@@ -90,7 +91,7 @@ def test_a_level_s_process_ends_when_its_worker_goes(tmp_path):
     child = subprocess.Popen([sys.executable, "-m", "fewest.tui.bench.spawned_level"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
     assert child.stdin is not None
-    child.stdin.write(pickle.dumps((level, "moves", 60.0, 2**30)))
+    child.stdin.write(pickle.dumps((level, "moves", 60.0, 2**30, solved_row)))
     child.stdin.flush()
     time.sleep(1.5)  # (it reads its level and starts the search, with its helpers on two cores)
     assert child.poll() is None
