@@ -61,7 +61,7 @@ def lexicographic_optimum(lvl: S.Level, metric: str, state: S.State | None = Non
     positions a cost and a heap of the costs alone: every step costs something, so a
     cost's list is whole when its turn comes (half the time of a heap of positions)."""
     start = S.initial_state(lvl) if state is None else state
-    steps = [[(to, beyond, 1 << to, 1 << beyond if beyond >= 0 else 0) for to, beyond in ways] for ways in _steps(lvl)]
+    steps = [[(to, beyond, 1 << to, 1 << beyond if beyond >= 0 else 0) for to, beyond in ways] for ways in step_table(lvl)]
     shift = (lvl.width * lvl.height).bit_length()
     player_bits = (1 << shift) - 1
     goals = sum(1 << cell for cell in lvl.goals)
@@ -103,7 +103,7 @@ _MAJOR = 1 << 32  # (more than any count of moves or pushes here)
 _NEVER = 1 << 80
 
 
-def _steps(lvl: S.Level) -> list[list[tuple[int, int]]]:
+def step_table(lvl: S.Level) -> list[list[tuple[int, int]]]:
     """For each cell, (the next cell, the one beyond it or -1) each way the player may step
     from it (in "lurd" order): the next cell on the grid and no wall, the one beyond, -1
     when off the grid or a wall (a box there can not be pushed that way)."""
