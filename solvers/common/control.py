@@ -24,7 +24,7 @@ import time
 from contextlib import AbstractContextManager, contextmanager
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from fewest.solvers.common.held_bytes import tree_resident_bytes
 
@@ -125,10 +125,19 @@ class Control:
         should_stop: Callable[[], bool] | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         progress_interval: float = 0.25,
+        on_plan: Callable[[Any, str], None] | None = None,
     ) -> None:
+        """`on_plan`: told each plan not proven shortest as soon as a solver has one (a
+        Solution, and its stage: "found", then "improved"), before the proof goes on; a
+        solver that can give such plans first (Sokoban's anytime stages) does so only
+        when it is set."""
         self._budget = budget or Budget()
         self.should_stop = should_stop
         self.on_progress = on_progress
+        self.on_plan = on_plan
+        # A plan known from a position near this one, (that position, its moves), as after a
+        # step off a hint's plan: a solver that gives plans first (see on_plan) starts from it.
+        self.near_plan: tuple[Any, Any] | None = None
         self.progress_interval = progress_interval
         self.started = time.perf_counter()
         self.expanded = 0

@@ -8,6 +8,7 @@ back refreshes the marks.
 
 from __future__ import annotations
 
+import datetime
 import os
 
 from rich.text import Text
@@ -21,10 +22,12 @@ from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
 from fewest.solvers import api
+from fewest.solvers.common.control import Control
 from fewest.tui.services.catalog import (
     Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
 from fewest.tui.app.frontends import family_title
+from fewest.tui.services.generated import make_daily
 from fewest.tui.services.level_summary import counted
 from fewest.tui.services.progress import ProgressStore
 
@@ -44,6 +47,9 @@ MIN_TITLE = 10  # beside the tree; alone, a title gives way down to TINY_TITLE (
 TINY_TITLE = 4
 ONE_PANE_SCREEN = TABLE_FIXED + MIN_TITLE + NARROW_TREE_WIDTH
 PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
+DAILY_GROUP = "Daily"
+MAKE_DAILY_NOTE = ("Today's puzzles: one level per family, the same for everyone today, pars proven. "
+                   "Enter on the shelf makes them (a few seconds); solved, the card's c copies your result.")
 
 
 class BrowserScreen(Screen):
@@ -119,8 +125,9 @@ class BrowserScreen(Screen):
                                   " - enter or c continues it.")
             self.show_shelf(shelf, level)
             return
-        order = families_in([s for s in self.shelves if not s.is_file])
-        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0] and not s.is_file]
+        packs = [s for s in self.shelves if not (s.is_file or s.daily)]
+        order = families_in(packs)
+        first = [i for i, s in enumerate(self.shelves) if order and s.family == order[0] and s in packs]
         for i in first:
             entries = self.shelves[i].entries
             if any(not self.store.level(e.key).solved for e in entries):
@@ -132,6 +139,8 @@ class BrowserScreen(Screen):
     def _shelf_label(self, shelf: Shelf) -> Text:
         if shelf.error:
             return Text.assemble(("✗ " if not self.app.ascii_only else "x ", "bold red"), shelf.title)
+        if shelf.daily and not shelf.entries:  # (not made yet: no count to show)
+            return Text(_clip(shelf.title, self._tree_width() - LABEL_EXTRA), style="italic")
         done = sum(self.store.level(e.key).solved for e in shelf.entries)
         # The pane is narrow: a long title gives way so the count is never cut ("0/2" for 0/26).
         count = f"  {done}/{len(shelf.entries)}"
@@ -142,9 +151,10 @@ class BrowserScreen(Screen):
         tree = self.query_one("#shelves", Tree)
         tree.clear()
         self._leaves = {}
-        packs = [i for i, s in enumerate(self.shelves) if not s.is_file]
+        packs = [i for i, s in enumerate(self.shelves) if not (s.is_file or s.daily)]
         groups = [(family_title(family), [i for i in packs if self.shelves[i].family == family])
                   for family in families_in([self.shelves[i] for i in packs])]
+        groups.append((DAILY_GROUP, [i for i, s in enumerate(self.shelves) if s.daily]))
         groups.append(("Recent files", [i for i, s in enumerate(self.shelves) if s.is_file]))
         for label, members in groups:
             if not members:
@@ -212,6 +222,8 @@ class BrowserScreen(Screen):
             self.say(f"{len(self._rows)} level(s) match {self.query_text!r}")
         elif shelf is not None and shelf.error:
             self.say(shelf.error)
+        elif shelf is not None and shelf.daily and not shelf.entries:
+            self.say(MAKE_DAILY_NOTE)
         elif shelf is not None and self._offer is not None and self._offer[0] == self.shelf_index:
             self.say(self._offer[1])
         elif shelf is not None:
@@ -303,8 +315,12 @@ class BrowserScreen(Screen):
             entries = self.shelves[node.data].entries
             self.show_shelf(node.data, next_unsolved(entries, self.store) if entries else 0)
         if node.data is not None:
-            if self.shelves[node.data].error:  # (enter tries a file that did not read again)
+            shelf = self.shelves[node.data]
+            if shelf.error:  # (enter tries a file that did not read again)
                 self.show_shelf(node.data)
+            if shelf.daily and not shelf.entries:
+                self.make_daily()
+                return
             self.query_one("#levels", DataTable).focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -383,6 +399,29 @@ class BrowserScreen(Screen):
             if not fresh.error:
                 self.shelves[index] = fresh
                 self._relabel_tree()
+
+    def make_daily(self) -> None:
+        """Make today's puzzles (the same everywhere today) in a thread, then show them."""
+        self.say("Making today's puzzles (a few seconds)…")
+        self.run_worker(self._make_daily, thread=True, exclusive=True, group="daily")
+
+    def _make_daily(self) -> None:
+        try:
+            make_daily(self.store.data_dir, datetime.date.today(), Control())
+            note = None
+        except OSError as exc:
+            note = f"Cannot keep today's puzzles: {exc}"
+        self.app.call_from_thread(self._daily_made, note)
+
+    def _daily_made(self, note: str | None) -> None:
+        if note is not None:
+            self.say(note)
+            return
+        self.reload()
+        first = next((i for i, s in enumerate(self.shelves) if s.daily and s.entries), None)
+        if first is not None:
+            self.show_shelf(first, 0)
+            self.query_one("#levels", DataTable).focus()
 
     def action_switch_pane(self) -> None:
         """Between the tree of packs and the level table (the search box is reached with /)."""

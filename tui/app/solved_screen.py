@@ -27,6 +27,8 @@ class SolvedFacts:
     seconds: float | None  # None: timer hidden
     has_next: bool
     metric: str = "moves"  # "pushes": par, best and verdict count pushes
+    share: str | None = None  # a daily puzzle's result line (c copies it), no spoilers in it
+    more: bool = False  # a generated level: N makes another like it
 
     @property
     def count(self) -> int:
@@ -74,6 +76,8 @@ class SolvedScreen(ModalScreen[str]):
         Binding("r", "choose('retry')", "Retry", id="solved-retry"),
         Binding("q", "choose('back')", "Levels", id="solved-back"),
         Binding("escape", "choose('stay')", "Close", id="solved-close"),
+        Binding("c", "copy_share", "Copy result", id="solved-share"),
+        Binding("N", "choose('more')", "More like this", id="solved-more"),
     ]
 
     def __init__(self, facts: SolvedFacts) -> None:
@@ -84,9 +88,13 @@ class SolvedScreen(ModalScreen[str]):
         with Vertical(id="solved-card"):
             yield Static(headline(self.facts), id="solved-headline", markup=False)
             yield Static(verdict(self.facts), id="solved-verdict", markup=False)
+            if self.facts.share is not None:
+                yield Static(f"{self.facts.share}\n(c copies it)", id="solved-share", markup=False)
             with Horizontal(id="solved-buttons"):
                 if self.facts.has_next:  # (none after the last level: the card says so)
                     yield Button("Next level  n", id="next", variant="success", compact=True)
+                if self.facts.more:
+                    yield Button("More like this  N", id="more", compact=True)
                 yield Button("Retry  r", id="retry", compact=True)
                 yield Button("Levels  q", id="back", compact=True)
 
@@ -96,7 +104,17 @@ class SolvedScreen(ModalScreen[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("next",) and not self.facts.has_next:
             return None
+        if action == "choose" and parameters == ("more",) and not self.facts.more:
+            return None
+        if action == "copy_share" and self.facts.share is None:
+            return None
         return True
+
+    def action_copy_share(self) -> None:
+        """The result line to the terminal's clipboard (OSC 52: some terminals ignore it)."""
+        assert self.facts.share is not None
+        self.app.copy_to_clipboard(self.facts.share)
+        self.query_one("#solved-share", Static).update(f"{self.facts.share}\n(copied)")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

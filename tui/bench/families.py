@@ -21,6 +21,7 @@ from fewest.solvers.registry import solver_for
 from fewest.tui.cli.usage import UsageError
 
 FAMILIES = ("sokoban", "traffic", "rotation", "shift", "password")
+GENERATION = "generate"  # `fewest bench generate`: seconds per generated level (tui/bench/generate.py)
 BASELINE_CASES = {True: 8, False: 30}  # baseline instances per family (it can be slow)
 BASELINE_SECONDS = {True: 3.0, False: 20.0}  # per baseline instance
 
@@ -134,22 +135,32 @@ def _speed(ratio: float) -> str:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    families = args.families or list(FAMILIES)
+    families = args.families or [*FAMILIES, GENERATION]
     for family in families:
-        if family not in FAMILIES:
-            raise UsageError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+        if family not in (*FAMILIES, GENERATION):
+            raise UsageError(f"unknown family {family!r} (known: {', '.join(FAMILIES)}, or {GENERATION})")
+    if (args.anytime or args.known) and not args.set_path:
+        raise UsageError("--anytime and --known go with --set: `fewest bench sokoban --set FILE --anytime`")
+    if args.known and not args.anytime:
+        raise UsageError("--known compares the anytime solver's plans: add --anytime")
     if args.set_path:
         if args.families and args.families != ["sokoban"]:
             raise UsageError("--set solves a Sokoban collection: `fewest bench sokoban --set FILE` "
                              "(the other families' workloads are built in)")
         from fewest.tui.bench.sokoban import run_collection_bench
 
-        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs)
+        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs,
+                                    args.scheduler, args.anytime, args.known)
     mode = "quick" if args.quick else "full"
     print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
     _print_heading()
     for family in families:  # (each row as it ends: a Ctrl-C keeps the families done)
-        _print_row(bench_family(family, args.quick))
+        if family != GENERATION:
+            _print_row(bench_family(family, args.quick))
+    if GENERATION in families:
+        from fewest.tui.bench.generate import run_generation_bench
+
+        run_generation_bench(args.quick)
     print(f"start-up, `fewest solve --format contest` on one password code: "
           f"{startup_seconds(3 if args.quick else 7) * 1000:.0f} ms (median wall, whole process)")
     return 0

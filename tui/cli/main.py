@@ -1,4 +1,4 @@
-"""The `fewest` command: the app, `play`, `solve`, `check`, `bench` and `serve`.
+"""The `fewest` command: the app, `play`, `solve`, `check`, `bench`, `serve` and `generate`.
 
 Exit codes: 0 success; 1 a level unsolvable or out of budget (said per level);
 2 bad input or usage, with a one-line message naming the file and no traceback;
@@ -47,6 +47,18 @@ def _port(text: str) -> int:
     from fewest.tui.cli.serve import port_number
 
     return port_number(text)
+
+
+def _sessions(text: str) -> int:
+    from fewest.tui.cli.serve import session_count
+
+    return session_count(text)
+
+
+def _minutes(text: str) -> float:
+    from fewest.tui.cli.serve import idle_minutes
+
+    return idle_minutes(text)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -100,6 +112,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="address to listen on (default 127.0.0.1; another lets other machines play)")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--open", action="store_true", help="open the address in the default browser")
+    serve.add_argument("--max-sessions", type=_sessions, metavar="N",
+                       help="most tabs playing at once, beyond which the page says the server is full "
+                       "(default: 4 a core, at most one per 200 MB of half the machine's memory)")
+    serve.add_argument("--idle-minutes", type=_minutes, default=30.0, metavar="M",
+                       help="end a tab's game after M minutes without input (default 30; 0: never)")
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
     check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
@@ -107,7 +124,8 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="time the solvers on fixed workloads")
     bench.add_argument("families", nargs="*", metavar="FAMILY",
-                       help=f"families to time (default: all of {', '.join(FAMILY_NAMES)})")
+                       help=f"families to time (default: all of {', '.join(FAMILY_NAMES)}, then "
+                       "generate: seconds per generated level)")
     bench.add_argument("--quick", action="store_true", help="small workloads (under 30 s)")
     bench.add_argument("--set", dest="set_path", metavar="FILE",
                        help="sokoban: solve this collection level by level")
@@ -119,7 +137,17 @@ def _parser() -> argparse.ArgumentParser:
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     bench.add_argument("--levels", metavar="LIST",
                        help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
-    add_batch_arguments(bench, resume=False, scheduler=False)
+    bench.add_argument("--anytime", action="store_true",
+                       help="sokoban --set: solve as hints do (a plan first, then shorter, then the proof) and "
+                            "report the seconds to the first plan, the plan at 10 s and at the end")
+    bench.add_argument("--known", metavar="CSV",
+                       help="sokoban --set --anytime: known solutions' counts (columns level, moves, pushes) "
+                            "to compare the plans with")
+    add_batch_arguments(bench, resume=False)
+
+    from fewest.tui.cli.generate import add_generate_parser
+
+    add_generate_parser(sub)
     return parser
 
 
@@ -265,6 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from fewest.tui.cli.serve import run_serve
 
             return run_serve(args, _load)
+        if args.command == "generate":
+            from fewest.tui.cli.generate import run_generate
+
+            return run_generate(args)
         if args.command == "bench":
             from fewest.tui.bench.families import run_bench
 

@@ -241,6 +241,24 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
     return 2 if unreadable or bad_files else status
 
 
+def _plan_teller(entry: LevelEntry, line: ProgressLine, args: argparse.Namespace) -> Callable:
+    """What a solve is told each plan found before its proof with: the progress line says
+    so; with no --timeout, at a terminal, the first plan is printed at once (on standard
+    error: standard output keeps one answer a level), as the proof may take long."""
+    told = []
+
+    def tell(solution: Solution, stage: str) -> None:
+        line.plan_found(len(solution.moves), stage)
+        if not told and args.timeout is None and line.on:
+            told.append(stage)
+            line.clear()
+            plan = format_plan(rules_for(entry.family), solution.moves)
+            print(f"{entry.where}: a plan of {len(solution.moves)} moves, not proven shortest (proving on): "
+                  f"{plan}", file=sys.stderr, flush=True)
+
+    return tell
+
+
 def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: Any) -> tuple[int, Counter, bool]:
     """The levels one after another in this process: (exit status, tally, interrupted)."""
     from fewest.solvers import solve
@@ -260,6 +278,7 @@ def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: 
                 solution = solve(
                     entry.family, entry.level, metric=args.metric, budget=budget,
                     should_stop=interrupt.pressed.is_set, on_progress=line.show,
+                    on_plan=_plan_teller(entry, line, args),
                 )
             except ValueError as exc:  # e.g. a metric the family does not have
                 raise UsageError(f"{shown_name(entry.source)}: {exc}") from None

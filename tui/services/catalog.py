@@ -7,6 +7,7 @@ instead of taking the app down.
 
 from __future__ import annotations
 
+import datetime
 import os
 from dataclasses import dataclass
 
@@ -14,7 +15,10 @@ from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
+from fewest.tui.services.generated import load_daily
 from fewest.tui.services.progress import PASTED_PREFIX, ProgressStore
+
+MAKE_DAILY = "Make today's puzzles"  # the Daily shelf's title before they are made
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class Shelf:
     path: str | None = None  # set for level files (recent list)
     error: str | None = None
     left_out: tuple[str, ...] = ()  # levels of the file that could not be read, and why
+    daily: bool = False  # the day's puzzle of its family (family None, no entries: not made yet)
 
     @property
     def is_file(self) -> bool:
@@ -76,9 +81,20 @@ def bundled_shelves() -> tuple[list[Shelf], list[str]]:
     return [Shelf(p.family, p.title, p.entries) for p in packs], []
 
 
-def build_catalog(store: ProgressStore) -> tuple[list[Shelf], list[str]]:
-    """Bundled shelves then recent files (newest first), and any load errors to show."""
+def daily_shelves(data_dir: str, date: datetime.date) -> list[Shelf]:
+    """The day's puzzles, one shelf per family, once made (`generated.make_daily`); until
+    then one empty shelf that stands for them."""
+    entries = load_daily(data_dir, date)
+    if entries is None:
+        return [Shelf(None, MAKE_DAILY, (), daily=True)]
+    return [Shelf(entry.family, entry.family.capitalize(), (entry,), daily=True) for entry in entries]
+
+
+def build_catalog(store: ProgressStore, today: datetime.date | None = None) -> tuple[list[Shelf], list[str]]:
+    """Bundled shelves, the day's puzzles, then recent files (newest first), and any load
+    errors to show."""
     shelves, errors = bundled_shelves()
+    shelves += daily_shelves(store.data_dir, today or datetime.date.today())
     for path in store.recent:
         shelf = load_file_shelf(path)
         if shelf.error or as_bundled(list(shelf.entries)) == list(shelf.entries):  # (not a bundled pack again)

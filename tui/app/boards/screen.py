@@ -28,7 +28,9 @@ from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
 from fewest.tui.app.frontends import board_class, family_title
 from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
+from fewest.solvers.common.control import Control
 from fewest.tui.services.catalog import chosen_metric, par_of, reread
+from fewest.tui.services.generated import Recipe, daily_share, generated_entry, next_recipe, recipe_of
 from fewest.tui.services.known_plans import solving_plan
 from fewest.tui.services.moves_text import copied_note, pasted_plan
 from fewest.tui.services.pars import keep_proven_par
@@ -58,6 +60,8 @@ class BoardScreen(Screen[int]):
                 tooltip="Meter: show the exact moves to go, live"),
         Binding("M", "metric", "Metric", id="metric", show=False,
                 tooltip="Metric: hints, solve, par and best by the fewest moves, or by the fewest pushes (then moves)"),
+        Binding("N", "more_like_this", "More", id="more-like-this", show=False,
+                tooltip="More like this: a new generated level with the same settings (generated levels only)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="This help"),
         Binding("escape", "cancel_or_back", "Cancel", id="cancel", show=False,
                 tooltip="Stop a search or a solve, else hide the hint, else the message (q leaves)"),
@@ -491,6 +495,8 @@ class BoardScreen(Screen[int]):
             assisted=visit.assisted,
             seconds=visit.seconds if self.app.show_timer else None,
             has_next=self.index + 1 < len(self.entries),
+            share=daily_share(self.entry, counters.moves, par_of(self.entry, self.store)),
+            more=recipe_of(self.entry) is not None,
         )
         self.app.push_screen(SolvedScreen(facts), self._after_solved)
 
@@ -503,3 +509,26 @@ class BoardScreen(Screen[int]):
             self._changed()
         elif choice == "back":
             self.action_back()
+        elif choice == "more":
+            self.action_more_like_this()
+
+    # ----- more like this -------------------------------------------------
+    def action_more_like_this(self) -> None:
+        """A new level from the recipe of this generated one, the next number on, made in a
+        thread and played next (kept in this list of levels)."""
+        recipe = next_recipe(self.entry, self.entries)
+        if recipe is None:
+            self.say("N makes more levels like a generated one (the Daily shelf, fewest generate); "
+                     "this level was not generated.")
+            return
+        self.say(f"Making another {recipe.family} level like this one…")
+        self.run_worker(lambda: self._make_more(recipe), thread=True, exclusive=True, group="more")
+
+    def _make_more(self, recipe: Recipe) -> None:
+        entry = generated_entry(recipe, Control(), source=f"<generated: {recipe.text()}>")
+        self.app.call_from_thread(self._more_made, entry)
+
+    def _more_made(self, entry: LevelEntry) -> None:
+        self.entries.insert(self.index + 1, entry)
+        self._switch(self.index + 1)
+        self.say(f"New level: {entry.display_title()}, par {entry.par} (proven).")

@@ -1,0 +1,166 @@
+"""Rush Hour boards by Fogleman's cluster method, with a climb towards long pars.
+
+A random layout (car A across the exit row, other cars of length 2 or 3 anywhere) has a
+cluster: every position reachable from it. The exact solver's table (traffic/table.py)
+gives every position of it its distance to the goal, so one search says the longest par
+the cluster holds; a position at the distance wanted (the farthest one, up to the
+target's highest par) is kept. Random layouts seldom hold more than 15 moves, so the
+layout then climbs: a car added, removed or replaced at the farthest position, kept
+when the cluster's longest par does not fall (or falls by one, now and then, to leave a
+plateau), started afresh when it stalls. Last, the level is made minimal: each car
+whose removal keeps the par is removed, so every car left matters.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+import numpy as np
+
+from fewest.engine.traffic import CAR_NAMES, EXIT, Car, Goal, Level, State
+from fewest.solvers.common.control import Control
+from fewest.solvers.generate.targets import Target
+from fewest.solvers.traffic.solver import search
+from fewest.solvers.traffic.table import DistanceTable
+
+STALL = 400  # climbing steps without a new longest par before a fresh layout
+DOWNHILL = 0.3  # the chance of keeping a step one move shorter (two: its square, ...)
+TRUCKS = 0.25  # the share of cars 3 long
+
+
+def candidates(rng: random.Random, target: Target) -> Iterator[Level]:
+    assert target.size is not None
+    n = target.size[0]
+    control = Control()
+    while True:
+        want = rng.randint(target.low, target.high)  # (pars spread over the range)
+        level, longest = _fresh(rng, n, control)
+        stall = 0
+        while longest < want and stall < STALL:
+            changed, far = _cluster(_changed(rng, level), control)
+            if far >= 1 and (far >= longest or rng.random() < DOWNHILL ** (longest - far)):
+                stall = 0 if far > longest else stall + 1
+                level, longest = changed, far
+            else:
+                stall += 1
+        if longest >= want:
+            yield _minimal(_at_distance(rng, level, min(longest, target.high), control), control)
+
+
+def _fresh(rng: random.Random, n: int, control: Control) -> tuple[Level, int]:
+    """A random layout with a goal in its cluster, moved to its farthest position."""
+    while True:
+        level, far = _cluster(_random_layout(rng, n, rng.randrange(n + 2, 2 * n + 2)), control)
+        if far >= 1:
+            return level, far
+
+
+def _random_layout(rng: random.Random, n: int, cars: int) -> Level:
+    placed: list[Car] = []
+    start: list[int] = []
+    taken: set[int] = set()
+    _place(rng, n, placed, start, taken, Car("A", True, 2, _exit_row(n)))
+    for _ in range(cars * 20):
+        if len(placed) >= cars:
+            break
+        _place(rng, n, placed, start, taken)
+    return Level(n, frozenset(), tuple(placed), tuple(start), Goal(EXIT, "A"))
+
+
+def _exit_row(n: int) -> int:
+    return (n - 1) // 2
+
+
+def _place(rng: random.Random, n: int, placed: list[Car], start: list[int], taken: set[int],
+           car: Car | None = None) -> None:
+    """Put `car` (None: a random one, never across the exit row) at a random free offset, if it fits there."""
+    if car is None:
+        horizontal = rng.random() < 0.5
+        line = rng.randrange(n)
+        if horizontal and line == _exit_row(n):
+            return
+        car = Car(CAR_NAMES[len(placed)], horizontal, 3 if rng.random() < TRUCKS else 2, line)
+    offset = rng.randrange(n - car.length + 1)
+    cells = car.cells(n, offset)
+    if not taken.intersection(cells):
+        taken.update(cells)
+        placed.append(car)
+        start.append(offset)
+
+
+def _changed(rng: random.Random, level: Level) -> Level:
+    """The level with a car removed, added, or both (never car A)."""
+    n = level.n
+    placed, start = list(level.cars), list(level.start)
+    roll = rng.random()
+    if roll < 0.7 and len(placed) > 1:
+        del_at = rng.randrange(1, len(placed))
+        del placed[del_at], start[del_at]
+    if roll >= 0.4:
+        taken = {cell for car, offset in zip(placed, start) for cell in car.cells(n, offset)}
+        for _ in range(50):
+            before = len(placed)
+            _place(rng, n, placed, start, taken)
+            if len(placed) > before:
+                break
+    return _renamed(level, placed, start)
+
+
+def _renamed(level: Level, placed: list[Car], start: list[int]) -> Level:
+    cars = tuple(Car(CAR_NAMES[i], car.horizontal, car.length, car.line) for i, car in enumerate(placed))
+    return Level(level.n, level.walls, cars, tuple(start), level.goal)
+
+
+def _table(level: Level, control: Control) -> DistanceTable | None:
+    found = search(level, State(level.start), control, None)
+    return found if isinstance(found, DistanceTable) else None
+
+
+def _cluster(level: Level, control: Control) -> tuple[Level, int]:
+    """The level moved to the farthest position of its cluster, and that distance (-1: no goal)."""
+    table = _table(level, control)
+    if table is None or not len(table):
+        return level, -1
+    at = int(np.argmax(table.distance))
+    return _moved(level, table, int(table.keys[at])), int(table.distance[at])
+
+
+def _at_distance(rng: random.Random, level: Level, distance: int, control: Control) -> Level:
+    """The level moved to a random position of its cluster `distance` moves from the goal."""
+    table = _table(level, control)
+    assert table is not None
+    keys = table.keys[table.distance == distance]
+    return _moved(level, table, int(keys[rng.randrange(len(keys))]))
+
+
+def _moved(level: Level, table: DistanceTable, key: int) -> Level:
+    layout = table.layout
+    configs = layout.line_configs(np.array([key], dtype=layout.dtype))[0]
+    offsets = list(level.start)
+    for line, cars in enumerate(layout.lines):
+        for slot, car in enumerate(cars):
+            offsets[car] = layout.configs[line][configs[line]][slot]
+    return Level(level.n, level.walls, level.cars, tuple(offsets), level.goal)
+
+
+def par_of(level: Level, control: Control) -> int:
+    """The proven par of the level's start (-1: no plan, or a cluster too large for a table)."""
+    table = _table(level, control)
+    if table is None:
+        return -1
+    return table.distance_of(table.layout.encode(State(level.start)))
+
+
+def _minimal(level: Level, control: Control) -> Level:
+    """The level with every car removed whose removal keeps the par (car A stays)."""
+    par = par_of(level, control)
+    at = len(level.cars) - 1
+    while at >= 1:
+        placed, start = list(level.cars), list(level.start)
+        del placed[at], start[at]
+        fewer = _renamed(level, placed, start)
+        if par_of(fewer, control) == par:
+            level = fewer
+        at -= 1
+    return level
