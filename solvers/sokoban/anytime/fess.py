@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fewest.solvers.common.control import Control
-from fewest.solvers.sokoban.board.board import Board
-from fewest.solvers.sokoban.board.tables import Tables
+from fewest.solvers.sokoban.board.board import Board, cells_of
+from fewest.solvers.sokoban.board.tables import Tables, sides_of
 from fewest.solvers.sokoban.plans.packing_order import Features, Push, packed_search, packing_orders
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
@@ -64,14 +64,12 @@ def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
 
 
 def doorways(board: Board) -> int:
-    """The floor cells whose loss splits the floor (a box there cuts one part from another)."""
-    floor = board.floor
-    whole = len(board.parts(floor))
+    """The floor cells whose loss splits the floor (a box there cuts one part from another):
+    those whose neighbours lie in two parts or more around it (sides_of: one walk over the
+    floor, where a flood fill per cell took 3 s of a 2 s budget on a 100 x 100 room)."""
+    sides = sides_of(board)
     found = 0
-    cell_bits = floor
-    while cell_bits:
-        bit = cell_bits & -cell_bits
-        cell_bits ^= bit
-        if len(board.parts(floor & ~bit)) > whole:
-            found |= bit
+    for cell in cells_of(board.floor):
+        if len(set(sides[cell]) - {-1}) > 1:
+            found |= 1 << cell
     return found

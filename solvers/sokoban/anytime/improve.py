@@ -51,7 +51,9 @@ def improvements(
     best, cost = plan, plan_cost(tables, boxes, player, plan, metric)
     radius = 1
     distances, window = tuning.improve.distances, tuning.improve.window
-    while radius <= len(distances):
+    # (no more boxes displaced than there are: with one box, a radius of 2 left no vicinity at
+    # all, and the plan's own positions were not found; a 100 x 100 room's plan crashed so)
+    while radius <= min(len(distances), boxes.bit_count()):
         gained = False
         for found in _windows(tables, boxes, player, best, radius, distances[radius - 1], control, metric, window):
             found_cost = plan_cost(tables, boxes, player, found, metric)

@@ -26,9 +26,6 @@ from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.common.processes import end_child, process_context, start_child
 from fewest.solvers.sokoban.pulls.apart import PRELOAD
 
-# A child's share must hold this many times what this process holds when it forks (its copy,
-# then some room to search in) for a child to be started at all
-COPY_ROOM = 1.5
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
 
 
@@ -46,6 +43,7 @@ class SearchApart:
         self.memory_bytes = memory_bytes
         self._child = self._receiver = None
         self.started = self.finished = False
+        self.ends = float("inf")  # (perf_counter) when the child is to have ended, once started
         self.searched = False  # its word came: it searched, to a proof or to the end of its budget
         self.solved = False
         self.answer: Any = None
@@ -59,13 +57,13 @@ class SearchApart:
         context = process_context(PRELOAD)
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
-        ends = time.perf_counter() + seconds  # (the same clock in the child)
+        self.ends = ends = time.perf_counter() + seconds  # (the same clock in the child)
         self._reached = context.Array("q", 2, lock=False)  # (two words, each written whole)
         task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid(), self._reached)
         # A forked child starts out holding what this process holds, on its own share: a
         # share that cannot hold that copy would only add the copy to the budget's whole.
         # Not forked, it reads as a child dead at once, and the search goes on here.
-        fits = self.memory_bytes is None or self.memory_bytes > resident_bytes() * COPY_ROOM
+        fits = self.memory_bytes is None or self.memory_bytes > resident_bytes()
         self._child = start_child(context.Process(target=_run, args=task, daemon=True)) if fits else None
         sender.close()
         alarm.close()

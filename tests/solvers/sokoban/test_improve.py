@@ -14,7 +14,7 @@ from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.searches.push import MAJOR
 from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
-from tests.sokoban_support import lexicographic_optimum, search_position, tuned
+from tests.sokoban_support import level, lexicographic_optimum, search_position, tuned
 from tests.solvers.sokoban.test_fess import microban
 
 # Microban levels of two or three boxes whose found plan walks more than it needs to
@@ -96,3 +96,15 @@ def test_the_improver_stops_on_its_budget():
     plan = fess_search(tables, boxes, player, Control())
     with pytest.raises(Stopped):
         list(improvements(tables, boxes, player, plan, Control(should_stop=lambda: True)))
+
+
+def test_a_one_box_plan_is_improved_without_asking_for_two_boxes_displaced():
+    # (radius 2 of a single box left no vicinity: "the plan's own positions" were not found)
+    lvl = level("########\n#@     #\n#      #\n#  $.  #\n#      #\n########")
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    tables = build_tables(board)
+    plan = fess_search(tables, boxes, player, Control())
+    better = list(improvements(tables, boxes, player, plan, Control(Budget(seconds=20))))
+    final = solver.step_plan(board, boxes, player, better[-1] if better else plan)[0]
+    assert oracle.replay_length(S, lvl, final) == lexicographic_optimum(lvl, "moves")[0]

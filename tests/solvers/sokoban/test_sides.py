@@ -60,3 +60,17 @@ def _open_room(side: int) -> S.Level:
     rows = ["#" * side] + ["#" + " " * (side - 2) + "#"] * (side - 2) + ["#" * side]
     rows[1] = "#@$." + " " * (side - 5) + "#"
     return level("\n".join(rows))
+
+
+def test_doorways_are_the_cells_whose_loss_splits_the_floor():
+    from fewest.solvers.sokoban.anytime.fess import doorways
+
+    split = 0
+    for board in [compile_board(room) for room in random_rooms(77, 40)] + [compile_board(e) for e, _ in microban(20)]:
+        whole = len(board.parts(board.floor))
+        by_definition = sum(
+            1 << cell for cell in cells_of(board.floor) if len(board.parts(board.floor & ~(1 << cell))) > whole
+        )
+        assert doorways(board) == by_definition
+        split += by_definition.bit_count()
+    assert split > 20
