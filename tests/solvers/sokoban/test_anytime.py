@@ -45,7 +45,7 @@ def test_a_level_proven_at_once_tells_no_plan_first():
 
 def test_when_the_proof_runs_out_the_best_plan_told_comes_back_found():
     lvl = level(XSOKOBAN_2)
-    told, answer = told_plans(lvl, Budget(seconds=3))
+    told, answer = told_plans(lvl, Budget(seconds=2))
     assert told and told[0][0] == "found"
     assert answer.status is Status.FOUND
     moves = oracle.replay_length(S, lvl, list(answer.moves))
