@@ -214,7 +214,9 @@ def _typos_in_grids(out: list[_Line], lines: list[str], source: str) -> list[_Li
         board = [char for char in marks if _draws(char)]
         if 2 * len(board) <= len(marks) or not any(char in _OBJECTS for char in marks):
             continue  # (a title between two levels: mostly letters)
-        col = next(col for col, char in enumerate(raw, 1) if not (_draws(char) or char.isspace()))
+        col = next((col for col, char in enumerate(raw, 1) if not _draws(char) and char != " "), None)
+        if col is None:  # (nothing but grid characters: a run length with no character after it, left as text)
+            continue
         error = LevelFormatError(f"unknown character {raw[col - 1]!r}", source, line.number, col)
         out[at] = _Line("grid", line.number, raw, objects=True, error=error)
     return out

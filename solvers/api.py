@@ -24,8 +24,15 @@ def solve(
     budget: Budget | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    on_plan: Callable[[Solution, str], None] | None = None,
+    near_plan: tuple[Any, Any] | None = None,
 ) -> Solution:
-    """A shortest plan from `state` (default: the level's start) under `metric`."""
+    """A shortest plan from `state` (default: the level's start) under `metric`. With
+    `on_plan`, a solver that can find plans before its proof (Sokoban) does so first and
+    tells each, not proven shortest, with its stage ("found", "improved"); the answer is
+    then the proof's, or the best plan known when the proof runs out. `near_plan`: a plan
+    known from a position near `state` ((that position, its moves): the first plan is
+    looked for near it)."""
     solver = solver_for(family)
     if metric not in solver.metrics:
         raise ValueError(f"{family} has no metric {metric!r} (choose from {', '.join(metrics(family))})")
@@ -33,7 +40,8 @@ def solve(
         from fewest.engine.registry import rules_for
 
         state = rules_for(family).initial_state(level)
-    control = Control(budget, should_stop, on_progress)
+    control = Control(budget, should_stop, on_progress, on_plan=on_plan)
+    control.near_plan = near_plan
     return solver.solve(level, state, control, metric)
 
 

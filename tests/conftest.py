@@ -2,6 +2,7 @@
 and the app's colours off the terminal the tests happen to run in."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +19,15 @@ def isolated_user_dirs(tmp_path_factory):
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+HEAVY_FILES = Path(__file__).with_name("heavy_files.txt")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heaviest test files first (see heavy_files.txt), each file's tests kept together
+    and in their order."""
+    listed = [line for line in HEAVY_FILES.read_text(encoding="utf-8").splitlines() if line and line[0] != "#"]
+    rank = {path: index for index, path in enumerate(listed)}
+    root = Path(__file__).resolve().parent.parent
+    items.sort(key=lambda item: rank.get(Path(item.path).resolve().relative_to(root).as_posix(), len(rank)))

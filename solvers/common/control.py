@@ -1,8 +1,9 @@
 """Budgets, cancellation and progress for every search (passed in, never global).
 
 An algorithm calls `control.tick()` once per expanded node; every
-`CHECK_EVERY` ticks the clock, the node and memory budgets and `should_stop`
-are looked at, so a cancel is seen within a few milliseconds. Exceeding
+`CHECK_EVERY` ticks (fewer where ticks are slow: about every CHECK_SECONDS) the clock,
+the node and memory budgets and `should_stop` are looked at, so a cancel is seen
+within a few milliseconds. Exceeding
 anything raises `Stopped`, which the algorithm turns into an honest
 `Solution` status: a plan is never labelled optimal unless it was proven.
 
@@ -17,19 +18,29 @@ that called it when its own closes.
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 from contextlib import AbstractContextManager, contextmanager
 from copy import copy
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
+from fewest.solvers.common.held_bytes import tree_resident_bytes
+
+RESIDENT_SECONDS = 0.01  # between two looks at what the process tree holds (each ~30 us)
+CHECK_SECONDS = 0.01  # between two checks at most, where ticks are slow (see Control.check)
 
 @dataclass(frozen=True)
 class Budget:
     seconds: float | None = None
     nodes: int | None = None
-    memory_bytes: int | None = None
+    memory_bytes: int | None = None  # what the searches may hold, by their own counts
+    # the most the process and its helper processes may hold resident at once (None: not
+    # looked at): the command line's --memory. The searches' counts leave out what the
+    # process held before them and what a forked helper copies of it; looked at every
+    # RESIDENT_SECONDS, it stops the search ("memory") the moment the whole is over.
+    process_bytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -114,17 +125,28 @@ class Control:
         should_stop: Callable[[], bool] | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         progress_interval: float = 0.25,
+        on_plan: Callable[[Any, str], None] | None = None,
     ) -> None:
+        """`on_plan`: told each plan not proven shortest as soon as a solver has one (a
+        Solution, and its stage: "found", then "improved"), before the proof goes on; a
+        solver that can give such plans first (Sokoban's anytime stages) does so only
+        when it is set."""
         self._budget = budget or Budget()
         self.should_stop = should_stop
         self.on_progress = on_progress
+        self.on_plan = on_plan
+        # A plan known from a position near this one, (that position, its moves), as after a
+        # step off a hint's plan: a solver that gives plans first (see on_plan) starts from it.
+        self.near_plan: tuple[Any, Any] | None = None
         self.progress_interval = progress_interval
         self.started = time.perf_counter()
         self.expanded = 0
         self._meters = [Meter()]  # the searches running now, innermost last (see metered)
-        self._next_check = self.CHECK_EVERY
+        self._next_check = 1  # (then twice as many ticks each time, up to CHECK_EVERY: see check)
+        self._checked = (0, self.started)  # (expanded, clock) at the last check
         self._midway: tuple[int, Callable[[], None]] | None = None  # see call_at
         self._next_progress = self.started + progress_interval
+        self._next_resident = self.started  # (see Budget.process_bytes)
 
     @property
     def budget(self) -> Budget:
@@ -143,12 +165,20 @@ class Control:
         """Count expanded nodes; raises Stopped when over budget or cancelled."""
         self.expanded += count
         if self.expanded >= self._next_check:
-            self._next_check = self.expanded + self.CHECK_EVERY
             self.check()
 
     def check(self) -> None:
         now = time.perf_counter()
         budget, meter = self._budget, self._meters[-1]
+        # The next look comes CHECK_EVERY ticks on, or sooner where ticks take long (a
+        # 100 x 100 board's states are 2.6 KB each: 512 of them made 65 MiB between two
+        # looks): about every CHECK_SECONDS, so that what a search adds unseen stays small.
+        ticks, took = self.expanded - self._checked[0], now - self._checked[1]
+        if took <= CHECK_SECONDS:  # (back up to CHECK_EVERY, doubling)
+            every = min(self.CHECK_EVERY, max(1, 2 * ticks))
+        else:
+            every = max(1, int(ticks * CHECK_SECONDS / took))
+        self._next_check, self._checked = self.expanded + every, (self.expanded, now)
         if self.should_stop is not None and self.should_stop():
             raise Stopped("cancelled")
         if budget.seconds is not None and now - self.started + meter.release_seconds > budget.seconds:
@@ -159,6 +189,10 @@ class Control:
             used = meter.memory_used()
             meter.peak_bytes = max(meter.peak_bytes, used)
             if used > budget.memory_bytes:
+                raise Stopped("memory")
+        if budget.process_bytes is not None and now >= self._next_resident:
+            self._next_resident = now + RESIDENT_SECONDS
+            if tree_resident_bytes(os.getpid()) > budget.process_bytes:
                 raise Stopped("memory")
         if self.on_progress is not None and now >= self._next_progress:
             self._next_progress = now + self.progress_interval
@@ -213,8 +247,9 @@ class Control:
         try:
             yield phase
         finally:
-            self.expanded, self._next_check = phase.expanded, phase._next_check
+            self.expanded, self._next_check, self._checked = phase.expanded, phase._next_check, phase._checked
             self._next_progress, self._midway = phase._next_progress, phase._midway
+            self._next_resident = phase._next_resident
 
     def give_up_memory(self, memory_bytes: int) -> None:
         """From now on this phase (see within) holds `memory_bytes` at most: its caller hands

@@ -1,4 +1,4 @@
-"""Sokoban's exact solver (solver.py) and its parts: board/ (the compiled board and its tables), pruning/ (deadlocks, corrals, tunnels), bounds/ (pairs, goal rooms, walks), pulls/ (the pull tables), searches/ (push search, both ends, backward, tie-break), plans/ (goal-room packing order, interleaving, box routes)."""
+"""Sokoban's exact solver (solver.py) and its parts: board/ (the compiled board and its tables), pruning/ (deadlocks, corrals, tunnels), bounds/ (pairs, goal rooms, walks), pulls/ (the pull tables), searches/ (push search, both ends, backward, tie-break), plans/ (goal-room packing order, interleaving, box routes), anytime/ (a plan fast, then shorter: the FESS-like finder, the vicinity improver)."""
 
 from __future__ import annotations
 

@@ -32,19 +32,23 @@ into engine moves: between pushes the player takes a shortest walk (ties by
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import partial
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from fewest.engine import sokoban as rules
 from fewest.engine.base import Counters
 from fewest.engine.sokoban import Level, Move, State
 from fewest.solvers.common.control import Check, Control, Progress, Stopped, no_check
-from fewest.solvers.common.held_bytes import resident_bytes
+from fewest.solvers.common.held_bytes import resident_bytes, tree_resident_bytes
 from fewest.solvers.common.search import RulesProblem, astar
 from fewest.solvers.common.solution import Solution, Status, stats_of, stopped_status
+from fewest.solvers.sokoban.anytime.anytime import IMPROVED, anytime_plans
+from fewest.solvers.sokoban.anytime.improve import Push, improvements
 from fewest.solvers.sokoban.searches.apart import SearchApart
 from fewest.solvers.sokoban.searches.backward import pulled_plan
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, compile_board
@@ -60,6 +64,7 @@ from fewest.solvers.sokoban.searches.tie_break import fewest_moves_of_fewest_pus
 from fewest.solvers.sokoban.tuning import TUNING, BesideTuning, SokobanTuning
 
 METRICS = ("moves", "pushes")
+WAIT_PAST = 0.1  # seconds past its end a child's word is waited for at most
 
 
 def solve(
@@ -77,21 +82,60 @@ def solve(
     if metric not in METRICS:
         raise ValueError(f"sokoban has no metric {metric!r} (choose from {', '.join(METRICS)})")
     with control.metered():  # (the solve's own: its searches' reports come to it; see _at_least)
-        return _solve(level, state, control, metric, best_effort, tuning)
+        board = compile_board(level)
+        try:
+            tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
+        except Stopped as stop:
+            return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+        process = control.budget.process_bytes
+        if process is None:
+            return _solve(tables, state, control, metric, best_effort, tuning)
+        # The searches count what they add: what the process holds now (the interpreter,
+        # numpy, the tables; 40-45 MiB) is taken off their memory first. A budget that holds
+        # not even that is spent at once: "out of memory budget", not an overshoot.
+        room = process - tree_resident_bytes(os.getpid())
+        if room <= 0:
+            return Solution(stopped_status("memory"), (), _stats(control, "memory"))
+        memory = control.budget.memory_bytes
+        with control.within(replace(control.budget, memory_bytes=room if memory is None else min(memory, room))) as held:
+            return _solve(tables, state, held, metric, best_effort, tuning)
 
 
 def _solve(
-    level: Level, state: State, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
+    tables: Tables, state: State, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
 ) -> Solution:
-    board = compile_board(level)
-    try:
-        tables = build_tables(board, check=control.check)  # (seconds, on the largest boards)
-    except Stopped as stop:
-        return Solution(stopped_status(stop.reason), (), _stats(control, stop.reason))
+    board = tables.board
     boxes = board.mask(state.boxes) & board.floor  # sealed boxes on sealed goals never move
     player = board.inside(state.player)
     if bin(boxes).count("1") != bin(board.goals).count("1"):
         return Solution(Status.UNSOLVABLE, (), _stats(control))
+    early = None  # (the anytime stages' best plan: moves and counts)
+    if best_effort and control.on_plan is not None:
+        try:
+            quick = _quick_proof(tables, boxes, player, control, metric, tuning)
+            if quick is not None:
+                return quick
+            early = _anytime(tables, boxes, player, control, metric, tuning)
+        except Stopped:  # (a cancel)
+            return Solution(Status.CANCELLED, (), _stats(control, "cancelled"), at_least=_at_least(control))
+    if early is None:
+        return _proof(tables, boxes, player, control, metric, best_effort, tuning)
+    with control.share(1 - tuning.anytime.improve_tail) as proofs:
+        solution = _proof(tables, boxes, player, proofs, metric, False, tuning)
+    if solution.status in (Status.OPTIMAL, Status.UNSOLVABLE, Status.CANCELLED):
+        return solution
+    try:
+        early = _improved_more(tables, boxes, player, control, early, metric, tuning)
+    except Stopped:  # (a cancel: what the proof reached stands)
+        return solution
+    return _better(solution, early, control, metric)
+
+
+def _proof(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, best_effort: bool, tuning: SokobanTuning
+) -> Solution:
+    """The proof, and when it runs out (with `best_effort`) the best effort's plan."""
+    board = tables.board
     proofs_end = 1 - tuning.best_effort.share if best_effort else 1.0  # (of the budgets)
     beside = control.budget.seconds is not None and spare_core()
     whole = control.budget.seconds
@@ -132,6 +176,11 @@ def _solve(
     finally:
         if alone is not None:
             alone.close()
+    return _proven(board, boxes, player, found, control, metric)
+
+
+def _proven(board: Board, boxes: int, player: int, found: tuple | None, control: Control, metric: str) -> Solution:
+    """The push search's answer (None: no plan) as the proven Solution."""
     if found is None:
         return Solution(Status.UNSOLVABLE, (), _stats(control))
     moves, tally = step_plan(board, boxes, player, found[0])
@@ -140,6 +189,103 @@ def _solve(
     assert (tally.moves, tally.pushes) == expected, "plan does not match the searched cost"
     control.meter.bound = major
     return Solution(Status.OPTIMAL, tuple(moves), _stats(control), {"pushes": tally.pushes})
+
+
+def _quick_proof(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, tuning: SokobanTuning
+) -> Solution | None:
+    """The push search alone on the tuning's anytime.quick_seconds (at most a tenth of a
+    time budget): its proven Solution, or None when it ran out. Raises Stopped on a cancel."""
+    whole = control.budget
+    seconds = tuning.anytime.quick_seconds
+    if whole.seconds is not None:
+        seconds = min(seconds, whole.seconds / 10)
+    try:
+        with control.within(replace(whole, seconds=control.seconds + seconds)) as phase:
+            found = push_search(tables, boxes, player, phase, metric, tuning=tuning)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        control.meter.stored = 0  # (its table is gone)
+        return None
+    return _proven(tables.board, boxes, player, found, control, metric)
+
+
+def _anytime(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str, tuning: SokobanTuning
+) -> tuple[list[Push], list[Move], Counters] | None:
+    """The anytime stages (sokoban/anytime/anytime.py) on the tuning's anytime.share of the
+    time and node budgets (the finders from now, up to its find_most when they have no plan
+    yet; the improving from the first plan; with no time budget, its unbudgeted_seconds) and memory_share of
+    the memory: each plan told to control.on_plan as it comes; the last (the best), as
+    pushes, moves and counts, or None. Raises Stopped on a cancel."""
+    knobs = tuning.anytime
+    whole = control.budget
+    # (from now: the tables and the quick proof took their time, seconds on the largest boards)
+    if whole.seconds is None:
+        seconds, improving = control.seconds + knobs.unbudgeted_seconds, None
+    else:
+        seconds = min(whole.seconds, control.seconds + whole.seconds * knobs.find_most)
+        improving = whole.seconds * knobs.share
+    nodes = None if whole.nodes is None else int(whole.nodes * knobs.share)
+    memory = None if whole.memory_bytes is None else int(whole.memory_bytes * knobs.memory_share)
+    best = None
+    near = None if control.near_plan is None else _pushes_of(tables.board, *control.near_plan)
+    try:
+        with control.within(replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory)) as phase:
+            for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning, near, improving):
+                moves, tally = step_plan(tables.board, boxes, player, pushes)
+                best = pushes, moves, tally
+                plan = Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
+                                at_least=_at_least(control))
+                control.on_plan(plan, stage)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+    control.meter.stored = 0  # (its tables are gone)
+    return best
+
+
+def _pushes_of(board: Board, state: State, moves: Sequence[Move]) -> tuple[int, list[Push]]:
+    """A plan of engine `moves` from `state` as the searches hold it: (its boxes, its pushes)."""
+    player = board.inside(state.player)
+    pushes = []
+    for move in moves:
+        d = DIRECTIONS.index(move.direction)
+        if move.push:
+            pushes.append((player + board.steps[d], d))
+        player += board.steps[d]
+    return board.mask(state.boxes) & board.floor, pushes
+
+
+def _improved_more(
+    tables: Tables, boxes: int, player: int, control: Control, early: tuple, metric: str, tuning: SokobanTuning
+) -> tuple[list[Push], list[Move], Counters]:
+    """The anytime stages' plan `early` (pushes, moves, counts) improved on what is left of
+    the budgets once the proof ran out, each shorter plan told to control.on_plan: the
+    best. Raises Stopped on a cancel."""
+    try:
+        for pushes in improvements(tables, boxes, player, early[0], control, metric, tuning):
+            moves, tally = step_plan(tables.board, boxes, player, pushes)
+            early = pushes, moves, tally
+            control.on_plan(Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
+                                     at_least=_at_least(control)), IMPROVED)
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+    return early
+
+
+def _better(solution: Solution, early: tuple, control: Control, metric: str) -> Solution:
+    """The proof's `solution`, unless it is no plan or a plan not proven that the anytime
+    stages' `early` plan (pushes, moves, counts) beats by the metric: then that one,
+    FOUND, with what was proven."""
+    _, moves, tally = early
+    if solution.solved and _ranked(rules.tally(solution.moves), metric) <= _ranked(tally, metric):
+        return solution
+    reason = solution.stats.reason or "time"
+    return Solution(Status.FOUND, tuple(moves), _stats(control, reason), {"pushes": tally.pushes},
+                    at_least=solution.at_least if solution.at_least is not None else _at_least(control))
 
 
 def _meet_first(tables: Tables, boxes: int, player: int, control: Control, tuning: SokobanTuning) -> Solution | None:
@@ -316,9 +462,13 @@ def _proven_apart(alone: SearchApart) -> bool:
 
 def _wait_for(child: SearchApart, stops: Callable[[], bool], control: Control) -> None:
     """Wait for the child's word (its expansions are counted in). Raises Stopped when
-    `stops` (the caller's cancel) says so first."""
+    `stops` (the caller's cancel) says so first, or ("time") WAIT_PAST after the time the
+    child was to end by: a child slow to say so (a loaded machine; a huge board's setup)
+    kept a 2 s solve waiting 9 s."""
     while not child.finished and not stops():
-        child.wait(0.05)
+        if time.perf_counter() > child.ends + WAIT_PAST:
+            raise Stopped("time")
+        child.wait(0.02)
     if not child.finished:
         raise Stopped("cancelled")
     control.expanded += child.expanded

@@ -177,6 +177,57 @@ class InterleaveTuning:
 
 
 @dataclass(frozen=True)
+class FessTuning:
+    """The FESS-like finder (sokoban/anytime/fess.py)."""
+
+    # Every cell_turn-th position expanded comes from its feature cells (1: all do). XSokoban
+    # every third level (30), 8 s a level on a loaded machine, levels with a plan: 1 gives
+    # #1, #4, #7, #34, #37, #64, #67, #79; 2 (as the packing search) #1, #4, #7, #58, #64, #67,
+    # #73, #79; the packing search's own features at 2: #1, #4, #7, #34, #58, #64, #67, #73,
+    # #79, #82. At 1 it finds the most the packing search does not (#37).
+    cell_turn: int = 1
+
+
+@dataclass(frozen=True)
+class ImproveTuning:
+    """A found plan made shorter (sokoban/anytime/improve.py)."""
+
+    # For k = 1, 2, ...: the steps each of k boxes displaced may be from where the plan has
+    # it (the search goes from one box to as many as there are entries, each while it gains)
+    distances: tuple[int, ...] = (6, 3)
+    # Pushes searched at a time on a longer plan (stretches half a window apart, each ending
+    # where the plan's does): the vicinity of a whole 400-push plan of 20 boxes is too large
+    # to search in a hint's seconds (XSokoban #58 and #67 at 20 s: not one gain).
+    window: int = 60
+
+
+@dataclass(frozen=True)
+class AnytimeTuning:
+    """A plan first, then shorter ones, then the proof (solver.py, sokoban/anytime/anytime.py)."""
+
+    # Seconds of the proof alone before anything else: a level proven by then (most of
+    # Microban) gets its proof as before, with no plan found and improved first.
+    quick_seconds: float = 1.0
+    # Of the time and node budgets, the most the finders and the improver take before the proof
+    # goes on (with no time budget: unbudgeted_seconds): the improver `share` from the first
+    # plan; the finders, with no plan yet, up to `find_most` from their start. On XSokoban the improver
+    # still gains after 10 s (#7: 391 -> 261 moves in 17 s); the finders' first plans came in
+    # 0.01-1.4 s of CPU, but at 20 s a level on a loaded machine, 3 s was too little for #34
+    # and #37 (found in 8 s).
+    share: float = 0.15
+    find_most: float = 0.4
+    unbudgeted_seconds: float = 10.0
+    # With a plan from them, the proof stops this much of the time and node budgets early (in
+    # place of the best effort's searches) and the improver goes on with the plan on the rest.
+    improve_tail: float = 0.2
+    memory_share: float = 0.5  # of the memory budget, for them
+    # Of the finders' time, where the packing search (a goal-room level) stops (then the
+    # FESS-like finder has the rest). Most of the packing search's plans come in under 0.4 s,
+    # and it soon goes through every position it allows where it finds none.
+    packed_share: float = 0.3
+
+
+@dataclass(frozen=True)
 class SokobanTuning:
     """Every part's knobs. A frozen record of numbers: it pickles to a child process."""
 
@@ -190,6 +241,9 @@ class SokobanTuning:
     best_effort: BestEffortTuning = field(default_factory=BestEffortTuning)
     packing: PackingTuning = field(default_factory=PackingTuning)
     interleave: InterleaveTuning = field(default_factory=InterleaveTuning)
+    fess: FessTuning = field(default_factory=FessTuning)
+    improve: ImproveTuning = field(default_factory=ImproveTuning)
+    anytime: AnytimeTuning = field(default_factory=AnytimeTuning)
 
 
 TUNING = SokobanTuning()

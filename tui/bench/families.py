@@ -139,13 +139,18 @@ def run_bench(args: argparse.Namespace) -> int:
     for family in families:
         if family not in (*FAMILIES, GENERATION):
             raise UsageError(f"unknown family {family!r} (known: {', '.join(FAMILIES)}, or {GENERATION})")
+    if (args.anytime or args.known) and not args.set_path:
+        raise UsageError("--anytime and --known go with --set: `fewest bench sokoban --set FILE --anytime`")
+    if args.known and not args.anytime:
+        raise UsageError("--known compares the anytime solver's plans: add --anytime")
     if args.set_path:
         if args.families and args.families != ["sokoban"]:
             raise UsageError("--set solves a Sokoban collection: `fewest bench sokoban --set FILE` "
                              "(the other families' workloads are built in)")
         from fewest.tui.bench.sokoban import run_collection_bench
 
-        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs)
+        return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs,
+                                    args.scheduler, args.anytime, args.known)
     mode = "quick" if args.quick else "full"
     solvers = [family for family in families if family != GENERATION]
     if solvers:

@@ -49,6 +49,18 @@ def _port(text: str) -> int:
     return port_number(text)
 
 
+def _sessions(text: str) -> int:
+    from fewest.tui.cli.serve import session_count
+
+    return session_count(text)
+
+
+def _minutes(text: str) -> float:
+    from fewest.tui.cli.serve import idle_minutes
+
+    return idle_minutes(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -100,6 +112,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="address to listen on (default 127.0.0.1; another lets other machines play)")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--open", action="store_true", help="open the address in the default browser")
+    serve.add_argument("--max-sessions", type=_sessions, metavar="N",
+                       help="most tabs playing at once, beyond which the page says the server is full "
+                       "(default: 4 a core, at most one per 200 MB of half the machine's memory)")
+    serve.add_argument("--idle-minutes", type=_minutes, default=30.0, metavar="M",
+                       help="end a tab's game after M minutes without input (default 30; 0: never)")
 
     check = sub.add_parser("check", help="list the levels in files, or their errors")
     check.add_argument("paths", nargs="+", metavar="PATH", help="level files; - reads standard input")
@@ -120,7 +137,13 @@ def _parser() -> argparse.ArgumentParser:
                        help="sokoban: proven counts to check against (columns as microban_optimal.csv)")
     bench.add_argument("--levels", metavar="LIST",
                        help="sokoban: only these levels of the set, 1-based (e.g. 93,139-146)")
-    add_batch_arguments(bench, resume=False, scheduler=False)
+    bench.add_argument("--anytime", action="store_true",
+                       help="sokoban --set: solve as hints do (a plan first, then shorter, then the proof) and "
+                            "report the seconds to the first plan, the plan at 10 s and at the end")
+    bench.add_argument("--known", metavar="CSV",
+                       help="sokoban --set --anytime: known solutions' counts (columns level, moves, pushes) "
+                            "to compare the plans with")
+    add_batch_arguments(bench, resume=False)
 
     from fewest.tui.cli.generate import add_generate_parser
 

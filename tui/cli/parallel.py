@@ -41,9 +41,15 @@ def solve_level(task: tuple, should_stop: Callable[[], bool]) -> tuple[Solution,
         memory = worker_memory(default_memory_bytes)
     solver_for(family)  # (its code loaded first: a level's seconds are its solve's)
     started = time.perf_counter()
-    solution = solve(family, level, metric=metric, budget=Budget(seconds=seconds, memory_bytes=memory),
-                     should_stop=should_stop)
+    budget = Budget(seconds=seconds, memory_bytes=memory, process_bytes=memory)  # (the worker and its helpers)
+    solution = solve(family, level, metric=metric, budget=budget,
+                     should_stop=should_stop, on_plan=_unseen)
     return solution, time.perf_counter() - started
+
+
+def _unseen(_solution: Solution, _stage: str) -> None:
+    """A worker's plans found before the proof: none shown (its answer is printed in the
+    input's order), but the solve is the same as in turn, anytime stages and all."""
 
 
 def _runner(args: argparse.Namespace) -> Any:

@@ -14,7 +14,7 @@ import os
 import shlex
 import socket
 import sys
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from fewest.tui.cli.usage import UsageError
 
@@ -26,15 +26,31 @@ FAMILY_LIST = "sokoban, traffic, rotation, shift, password"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
+def _number(text: str, kind: Callable[[str], Any], valid: Callable[[Any], bool], what: str) -> Any:
+    """An argparse type's parse: `text` read by `kind`, refused unless `valid`."""
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not valid(value):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return value
+
+
 def port_number(text: str) -> int:
     """An argparse type: a TCP port, 1 to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = 0
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
-    return port
+    return _number(text, int, lambda port: 1 <= port <= 65535, "a port number (1 to 65535)")
+
+
+def session_count(text: str) -> int:
+    """An argparse type: how many sessions at once, 1 or more."""
+    return _number(text, int, lambda count: count >= 1, "a number of sessions (1 or more)")
+
+
+def idle_minutes(text: str) -> float:
+    """An argparse type: minutes without input that end a session (0: never; fractions allowed)."""
+    return _number(text, float, lambda minutes: 0 <= minutes < float("inf"),
+                   "a number of minutes (0 or more; 0: never)")
 
 
 def app_command(path: str | None, level: int | None, family: str | None) -> str:
@@ -117,9 +133,12 @@ def run_serve(args: argparse.Namespace, load: Callable[[str, str | None, int | N
     if warning:
         print(warning, file=sys.stderr)
     from fewest.tui.cli.web import FewestServer  # (textual-serve: only now)
+    from fewest.tui.cli.web_sessions import default_max_sessions
 
     server = FewestServer(app_command(args.path, args.level, args.family), args.host, args.port,
-                          page_title(family), what, address(args.host, args.port), args.open)
+                          page_title(family), what, address(args.host, args.port), args.open,
+                          max_sessions=args.max_sessions or default_max_sessions(),
+                          idle_seconds=args.idle_minutes * 60 or None)
     try:
         server.run()
     except OSError as exc:  # (the port taken between the check and the start)

@@ -44,6 +44,8 @@ def _record(entry: LevelEntry, solution: Any, seconds: float) -> dict:
         record[key] = value
     if solution.at_least is not None:
         record["at_least"] = solution.at_least  # proven: no plan is shorter (the metric's count)
+    if solution.status.value in ("budget", "found") and solution.stats.reason in ("time", "memory", "nodes"):
+        record["stopped"] = solution.stats.reason  # which budget ran out
     if entry.par is not None:
         record["par"] = entry.par
     if entry.push_par is not None:
@@ -65,7 +67,9 @@ def _text(record: dict, metric: str) -> str:
     bound = f", at least {record['at_least']} {metric} proven" if "at_least" in record else ""
     wrong_par = _wrong_par(record, metric) + _wrong_push_par(record, metric)
     if record["length"] is None:
-        what = "no solution exists" if status == "unsolvable" else f"not solved ({status}{bound})"
+        # (a memory budget that ran out is named: it may be too small for the board's tables)
+        said = "out of memory budget" if record.get("stopped") == "memory" else status
+        what = "no solution exists" if status == "unsolvable" else f"not solved ({said}{bound})"
         return f"{head}: {what}{wrong_par} [{record['seconds']:.3f} s]"
     facts = [counted(record["length"], "move", "moves")]
     if "pushes" in record:
@@ -226,7 +230,8 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
             show_crash=lambda entry, error: _print_crash(entry, error, args), record=_record,
         )
     else:
-        status, tally, stopped = _solve_in_turn(args, entries, Budget(seconds=args.timeout, memory_bytes=memory))
+        budget = Budget(seconds=args.timeout, memory_bytes=memory, process_bytes=memory)  # (the process and its helpers)
+        status, tally, stopped = _solve_in_turn(args, entries, budget)
     if args.fmt == "text" and len(entries) + len(unreadable) > 1:
         print(f"fewest: {_tallied(tally, len(entries), len(unreadable))}", file=sys.stderr, flush=True)
     if stopped:
@@ -234,6 +239,24 @@ def run_solve(args: argparse.Namespace, load: Callable) -> int:
         print("fewest: interrupted", file=sys.stderr, flush=True)
         return 130
     return 2 if unreadable or bad_files else status
+
+
+def _plan_teller(entry: LevelEntry, line: ProgressLine, args: argparse.Namespace) -> Callable:
+    """What a solve is told each plan found before its proof with: the progress line says
+    so; with no --timeout, at a terminal, the first plan is printed at once (on standard
+    error: standard output keeps one answer a level), as the proof may take long."""
+    told = []
+
+    def tell(solution: Solution, stage: str) -> None:
+        line.plan_found(len(solution.moves), stage)
+        if not told and args.timeout is None and line.on:
+            told.append(stage)
+            line.clear()
+            plan = format_plan(rules_for(entry.family), solution.moves)
+            print(f"{entry.where}: a plan of {len(solution.moves)} moves, not proven shortest (proving on): "
+                  f"{plan}", file=sys.stderr, flush=True)
+
+    return tell
 
 
 def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: Any) -> tuple[int, Counter, bool]:
@@ -255,6 +278,7 @@ def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: 
                 solution = solve(
                     entry.family, entry.level, metric=args.metric, budget=budget,
                     should_stop=interrupt.pressed.is_set, on_progress=line.show,
+                    on_plan=_plan_teller(entry, line, args),
                 )
             except ValueError as exc:  # e.g. a metric the family does not have
                 raise UsageError(f"{shown_name(entry.source)}: {exc}") from None

@@ -65,10 +65,12 @@ class ProgressLine:
         self.label = ""
         self._shown = False
         self._next = 0.0
+        self.plan_note = ""  # the best plan known so far, not proven shortest (see plan_found)
 
     def start(self, label: str) -> None:
         """A new level: `label` heads the line."""
         self.label = label
+        self.plan_note = ""
         self._next = time.perf_counter() + REDRAW_EVERY  # (a quick solve shows no line at all)
 
     def show(self, progress: Progress) -> None:
@@ -78,8 +80,13 @@ class ProgressLine:
             return
         self._next = now + REDRAW_EVERY
         bound = f", bound {progress.bound}" if progress.bound else ""
-        figures = f"{progress.seconds:.0f} s, {short_count(progress.expanded)} positions{bound}"
+        figures = f"{progress.seconds:.0f} s, {short_count(progress.expanded)} positions{bound}{self.plan_note}"
         self._draw(figures, "  (Ctrl-C stops it with what it proved)")
+
+    def plan_found(self, moves: int, stage: str) -> None:
+        """A plan of `moves` not proven shortest came (`stage`: "found" or "improved"): the
+        line says so from now on, while the proof goes on."""
+        self.plan_note = f"; a plan of {moves} {stage}, proving"
 
     def stopping(self) -> None:
         """Ctrl-C was pressed: say that the search is stopping."""

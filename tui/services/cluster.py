@@ -6,11 +6,14 @@ whose worker dies is tried again by Dask on another worker (its `allowed-failure
 after that is a Crash. Dask does not stop a task that runs, so a Ctrl-C sets a Dask Event
 of the run's own that each level's search looks at (once a second, a round trip to the
 scheduler): the levels running stop with what they proved, and those not started yet
-come back at once, unsolved, and are left out.
+come back at once, unsolved, and are left out. A run that ends early any other way (an
+error, or a caller that stops reading its results) sets that Event too on its way out, so
+no level runs on after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
@@ -72,6 +75,9 @@ class ClusterRun:
                     if result != NOT_STARTED:
                         yield index_of[future.key], result
         finally:
+            if pending and not told:  # (the run ends early: the levels running stop too)
+                with contextlib.suppress(Exception):  # (a scheduler gone: nothing left to tell)
+                    stop.set()
             self.client.cancel(list(pending))
             self.client.close()
 

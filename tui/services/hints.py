@@ -139,6 +139,9 @@ class HintAnswer:
     to_go: int | None = None  # what the plan adds to the move counter, after `last`
     origin: str | None = None  # whose plan, when it is a known solution's rest, not the solver's
     metric: str = "moves"  # what the plan is shortest by (and at_least counts)
+    # A plan told while the search goes on: "found" (the first), "improved" (a shorter one);
+    # "proven": the search's proof, after such plans; None: the search's answer.
+    stage: str | None = None
 
     @property
     def moves_to_go(self) -> int:
@@ -209,11 +212,27 @@ def hint_for(
     on_progress: Callable[[Progress], None] | None = None,
     budget: Budget = HINT_BUDGET,
     last: Any = None,
+    on_plan: Callable[[HintAnswer], None] | None = None,
 ) -> HintAnswer:
     """The hint for `state`: the shortest remaining plan from `state`, by the move counter after `last` (the move
     that led there, if any), under the book's metric; `history` holds the earlier
-    positions, oldest first."""
+    positions, oldest first. `on_plan`: told each plan not proven shortest that the search
+    finds before its proof (as the hint's answer, with its stage), each kept in the book."""
     metric = book.metric
+
+    def teller(position: Any) -> Callable[[Solution, str], None] | None:
+        if on_plan is None:
+            return None
+
+        def tell(solution: Solution, stage: str) -> None:
+            book.learn_found(position, solution.moves, solution.at_least)
+            early = HintAnswer(position, tuple(solution.moves), Status.FOUND, at_least=solution.at_least,
+                               metric=metric, stage=stage)
+            counted = counted_after(book, early, last, book.known)
+            if counted is not None:
+                on_plan(counted)
+
+        return tell
 
     def here(position: Any, earlier: Sequence[Any]) -> HintAnswer:
         """The shortest plan from `position` as the solver counts it (every move one)."""
@@ -223,8 +242,11 @@ def hint_for(
         if _is_dead(family, level, position):
             solution: Solution | None = None
         else:
+            asked = position == state
             solution = api.solve(family, level, position, metric=metric, budget=budget,
-                                 should_stop=should_stop, on_progress=on_progress)
+                                 should_stop=should_stop, on_progress=on_progress,
+                                 on_plan=teller(position) if asked else None,
+                                 near_plan=_near_plan(book, earlier) if asked else None)
             book.record(position, solution)
             if solution.status is Status.OPTIMAL:
                 return HintAnswer(position, tuple(solution.moves), metric=metric)
@@ -247,6 +269,19 @@ def hint_for(
     answer = counted_after(book, here(state, history), last, lambda after: here(after, ()))
     assert answer is not None  # (`here` always answers)
     return answer
+
+
+NEAR_BACK = 5  # positions back a plan known is looked for, to start a search near it
+
+
+def _near_plan(book: PlanBook, earlier: Sequence[Any]) -> tuple[Any, tuple] | None:
+    """The plan known from the latest of the last NEAR_BACK positions before this one that
+    has one (that position, the plan): a player who stepped off a hint's plan is near it."""
+    for position in list(earlier)[::-1][:NEAR_BACK]:
+        known = book.known(position)
+        if known is not None and known.plan:
+            return position, known.plan
+    return None
 
 
 def undos_out_of_deadlock(
@@ -336,11 +371,14 @@ def count_text(answer: HintAnswer, pushes: int | None = None) -> str:
         pushes_text = f"{pushes} push{'es' if pushes != 1 else ''}"
         # (the metric's count first: it is the one proven fewest)
         moves = f"{pushes_text} ({moves})" if answer.metric == "pushes" else f"{moves} ({pushes_text})"
-    unproven = ""
+    unproven = " (proven shortest)" if answer.stage == "proven" else ""
     if answer.status is not Status.OPTIMAL:
         bound = "" if answer.at_least is None else f"; at least {answer.at_least}"
         whose = "" if answer.origin is None else f"; {answer.origin}"
-        unproven = f" (not proven shortest{bound}{whose})"
+        if answer.stage in ("found", "improved"):
+            unproven = f" ({answer.stage}, not proven shortest{bound}; still searching)"
+        else:
+            unproven = f" (not proven shortest{bound}{whose})"
     return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
 
 

@@ -218,6 +218,15 @@ class Board:
         return None
 
 
+def steps_to(layers: list[int], cell: int) -> int | None:
+    """The walk to `cell` given the BFS layers from the player (`Board.layers`; None: cut off)."""
+    bit = 1 << cell
+    for steps, layer in enumerate(layers):
+        if layer & bit:
+            return steps
+    return None
+
+
 def open_pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list, int, int]:
     """The pushes of `loose` boxes from player cells `seen` onto `targets`:
     [(direction, step, boxes)], all those boxes, the cells to push them from."""

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from fewest.solvers.common.build_cache import cached_per_board
 from fewest.solvers.common.control import Check, no_check
 from fewest.solvers.sokoban.board.board import Board, cells_of
+from fewest.solvers.sokoban.board.sides import neighbour_labels
 
 UNREACHABLE = 1_000_000  # "no way there": larger than any real push count, still an int
 CHECK_CELLS = 256  # cells looked at between two calls of a build's check (a board has up to 10,000)
@@ -99,23 +100,9 @@ def sides_of(board: Board, *, check: Check = no_check) -> tuple:
     while a box stands on `cell` (-1: no floor there); neighbours with the same
     label (the lowest direction index among them) are connected around the box.
     Cached per board: the push tables, the room bounds and the search backwards all
-    ask (on a 100 x 100 board, a second or more each)."""
-    floor, steps = board.floor, board.steps
-    sides: list = [None] * board.size
-    for count, cell in enumerate(cells_of(floor)):
-        if count % CHECK_CELLS == 0:
-            check()
-        around = floor & ~(1 << cell)
-        labels = [-1, -1, -1, -1]
-        for d, step in enumerate(steps):
-            if labels[d] >= 0 or not (floor >> (cell + step)) & 1:
-                continue
-            region = board.reach(cell + step, around)
-            for e in range(d, 4):
-                if (region >> (cell + steps[e])) & 1:
-                    labels[e] = d
-        sides[cell] = tuple(labels)
-    return tuple(sides)
+    ask. One walk over the floor (board/sides.py: 0.04 s on a 100 x 100 room, where a
+    flood fill per cell took 1.9 s)."""
+    return tuple(neighbour_labels(board, board.floor, check))
 
 
 def pull_distances(board: Board, sides: tuple, goal: int, cells: int | None = None) -> dict:

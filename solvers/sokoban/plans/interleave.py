@@ -29,7 +29,7 @@ import heapq
 from collections.abc import Iterator
 
 from fewest.solvers.common.control import Control, Stopped
-from fewest.solvers.sokoban.board.board import Board, cells_of
+from fewest.solvers.sokoban.board.board import Board, cells_of, steps_to
 from fewest.solvers.sokoban.tuning import TUNING, InterleaveTuning, SokobanTuning
 
 Push = tuple[int, int]  # (cell the box leaves, direction index 0..3 = l u r d)
@@ -203,7 +203,7 @@ def _best_order(
             if here != behind:
                 if around is None:
                     around = board.layers(here, board.floor & ~cells)[1]
-                walk = _steps_to(around, behind)
+                walk = steps_to(around, behind)
                 if walk is None:
                     continue
                 steps += walk
@@ -242,15 +242,6 @@ def _play_on(board: Board, boxes: int, run: list[Push]) -> tuple[int, int, int, 
     behind = cell - board.steps[d]
     moved = _play(board, boxes, behind, run)  # (no walk to the first push)
     return None if moved is None else (behind, *moved)
-
-
-def _steps_to(layers: list[int], cell: int) -> int | None:
-    """The walk to `cell` given the BFS layers from the player (None: cut off)."""
-    bit = 1 << cell
-    for steps, layer in enumerate(layers):
-        if layer & bit:
-            return steps
-    return None
 
 
 def _play(board: Board, boxes: int, player: int, run: list[Push]) -> tuple[int, int, int] | None:

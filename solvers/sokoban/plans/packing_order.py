@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from typing import Callable
 
 from fewest.solvers.common.control import Control
 from fewest.solvers.common.assignment import assign, matching_cost, min_cost, reassign
@@ -64,6 +65,9 @@ ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly ma
 # of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
 # positions kept; the greedy queue alone measures the same), counted as 520.
 ENTRY_BYTES = 520
+# A position's cell in the feature space, from its boxes: smaller tuples are taken first
+# on ties of visits (the default: boxes packed, more first, then the pieces of free floor)
+Features = Callable[[int], tuple]
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -88,14 +92,15 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
 
 def packed_search(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None,
-    tuning: SokobanTuning = TUNING,
+    tuning: SokobanTuning = TUNING, features: Features | None = None,
 ) -> list[Push] | None:
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
-    Stopped as any search."""
+    Stopped as any search. `features`: the cells' own (sokoban/anytime/fess.py gives
+    FESS's four); None: boxes packed and floor pieces."""
     if orders is None:
         orders = packing_orders(tables.board, boxes, player)
-    return _PackingSearch(tables, orders, control, tuning.packing).run(boxes, player)
+    return _PackingSearch(tables, orders, control, tuning.packing, features).run(boxes, player)
 
 
 class _PackingSearch:
@@ -105,10 +110,12 @@ class _PackingSearch:
     taken out of each cell."""
 
     def __init__(
-        self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning
+        self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning,
+        features: Features | None = None,
     ) -> None:
         """`knobs`: cell_turn (every cell_turn-th position expanded comes from `cells`; 0:
-        none does) and advise (such a position also gets the packing advisor's children)."""
+        none does) and advise (such a position also gets the packing advisor's children).
+        `features`: a position's cell (None: `_features`)."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise = knobs.cell_turn, knobs.advise
         self.board = board = tables.board
@@ -122,6 +129,7 @@ class _PackingSearch:
         self.cells: dict[tuple[int, int], list] = {}
         self.visits: dict[tuple[int, int], int] = {}
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
+        self.features = features or self._features
 
     def run(self, boxes: int, player: int) -> list[Push] | None:
         control, came, goals = self.control, self.came, self.board.goals
@@ -165,7 +173,7 @@ class _PackingSearch:
         rows = self.walls_of(packed).rows
         return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
 
-    def features(self, boxes: int) -> tuple[int, int]:
+    def _features(self, boxes: int) -> tuple[int, int]:
         """The position's cell: its boxes packed (more first) and the pieces the boxes cut
         the free floor into (fewer first)."""
         return -(boxes & self.packed_goals).bit_count(), len(self.board.parts(self.board.floor & ~boxes))

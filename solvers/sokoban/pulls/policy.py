@@ -40,6 +40,7 @@ entries) and #144 is proven in 26-28 s; with another busy process beside it, 39-
 from __future__ import annotations
 
 from fewest.solvers.common.control import Budget, Control
+from fewest.solvers.common.held_bytes import resident_bytes
 from fewest.solvers.sokoban.board.board import Board
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.pulls.apart import PullsApart
@@ -86,11 +87,13 @@ class PullPolicy:
         """Make the table (or grow the one in use on), in step, in halves or in a child."""
         control, near, tuning = self.control, self.near, self.tuning
         growing = near or pull_table(self.board, self.start_boxes)
+        most = _most_entries(control.budget, growing, tuning)
+        if self.apart and not _copy_fits(control, growing.fixed_bytes + most * growing.bytes_per_entry):
+            self.apart = False  # (grown here instead, in halves: see above)
         if self.keep_pulls is not None and not self.apart:  # (grown here, not in a child)
             self.keep_pulls[:] = [growing]  # (the caller's to let go of)
         elif near is None:
             self.big.extend(growing.big_containers())
-        most = _most_entries(control.budget, growing, tuning)
         seconds = control.budget.seconds
         if seconds is not None:  # a share of the time, beside the search or spent at once
             half = seconds * (tuning.apart_share if self.apart else tuning.share) / 2
@@ -143,6 +146,17 @@ class PullPolicy:
         """The memory the table in use holds, and what a child growing one may take. (Asked
         each time: what a table's lookups remember grows.)"""
         return (self.near.nbytes() if self.near else 0) + self.apart_bytes
+
+
+def _copy_fits(control: Control, table_bytes: int) -> bool:
+    """Under a budget for the whole process tree (Budget.process_bytes), may a child be
+    forked to grow a table of `table_bytes`? It starts out holding what this process holds
+    (its copy counts in the tree's resident size), so that copy and the table must fit in
+    what the search's memory budget has left."""
+    budget = control.budget
+    if budget.process_bytes is None or budget.memory_bytes is None:
+        return True
+    return resident_bytes() + table_bytes <= budget.memory_bytes - control.memory_used()
 
 
 def _most_entries(budget: Budget, table: PullTableLike, tuning: PullsTuning) -> int:

@@ -43,6 +43,7 @@ class SearchApart:
         self.memory_bytes = memory_bytes
         self._child = self._receiver = None
         self.started = self.finished = False
+        self.ends = float("inf")  # (perf_counter) when the child is to have ended, once started
         self.searched = False  # its word came: it searched, to a proof or to the end of its budget
         self.solved = False
         self.answer: Any = None
@@ -56,10 +57,14 @@ class SearchApart:
         context = process_context(PRELOAD)
         self._receiver, sender = context.Pipe(duplex=False)
         alarm, self._waker = context.Pipe(duplex=False)
-        ends = time.perf_counter() + seconds  # (the same clock in the child)
+        self.ends = ends = time.perf_counter() + seconds  # (the same clock in the child)
         self._reached = context.Array("q", 2, lock=False)  # (two words, each written whole)
         task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid(), self._reached)
-        self._child = start_child(context.Process(target=_run, args=task, daemon=True))
+        # A forked child starts out holding what this process holds, on its own share: a
+        # share that cannot hold that copy would only add the copy to the budget's whole.
+        # Not forked, it reads as a child dead at once, and the search goes on here.
+        fits = self.memory_bytes is None or self.memory_bytes > resident_bytes()
+        self._child = start_child(context.Process(target=_run, args=task, daemon=True)) if fits else None
         sender.close()
         alarm.close()
         self.started = True
@@ -123,10 +128,11 @@ def _run(
     with contextlib.suppress(KeyboardInterrupt):
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
-        if memory_bytes is not None:  # (its share is for the whole process; the search counts what it adds)
+        process = memory_bytes  # (its share is for the whole process; the search counts what it adds)
+        if memory_bytes is not None:
             memory_bytes = max(0, memory_bytes - resident_bytes())
-        control = Control(Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes),
-                          should_stop=lambda: not _alive(owner), on_progress=progress)
+        budget = Budget(seconds=max(0.0, ends - time.perf_counter()), memory_bytes=memory_bytes, process_bytes=process)
+        control = Control(budget, should_stop=lambda: not _alive(owner), on_progress=progress)
         with control.metered() as meter:  # (the search's report comes to it as it ends)
             try:
                 answer = (True, search(control))

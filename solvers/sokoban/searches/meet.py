@@ -96,6 +96,7 @@ def _meet(tables: Tables, boxes: int, player: int, control: Control, chunk: int)
     if key(start) in backward:
         return "", 0, 0
     control.meter.measure = _held_bytes(forward, backward, int_bytes(start) + VALUE_BYTES + LIST_SLOT_BYTES)
+    control.check()  # (the solved states alone, a state per floor cell, may not fit: 25 MiB on a 100 x 100 room)
     reachable = pack.reachable  # (its images added below)
     if symmetry is not None:
         for image in symmetry.images(reachable):

@@ -49,3 +49,30 @@ def test_progress_tells_the_innermost_search_s_positions_and_the_highest_bound_r
             phase.check()
     assert (seen[-1].stored, seen[-1].bound) == (7, 12)
     assert control.helpers == 0
+
+
+def test_a_budget_for_the_process_stops_once_the_process_holds_more():
+    """Budget.process_bytes is what the process (and its helpers) hold resident, looked at
+    directly: a process already past it stops at the first check; a large one does not."""
+    from fewest.solvers.common.held_bytes import resident_bytes
+
+    held = resident_bytes()
+    with pytest.raises(Stopped) as stopped:
+        Control(Budget(process_bytes=held // 2)).check()
+    assert stopped.value.reason == "memory"
+    Control(Budget(process_bytes=4 * held)).check()
+
+
+def test_slow_ticks_are_checked_sooner():
+    """Where each tick takes long (a huge board's states), the budget is looked at about
+    every CHECK_SECONDS, not only every CHECK_EVERY ticks: a cancel is seen in time."""
+    import time
+
+    from fewest.solvers.common import control as control_module
+
+    asked = []
+    control = Control(should_stop=lambda: asked.append(control.expanded) or False)
+    for _ in range(40):
+        time.sleep(2 * control_module.CHECK_SECONDS)  # (a tick that takes two check intervals)
+        control.tick()
+    assert len(asked) >= 20  # (at CHECK_EVERY ticks apart, none would have come yet)

@@ -3,6 +3,7 @@ overestimates (against a search of the positions reached from the start), the li
 table is exact on every position of a plan within the limit and smaller than the whole
 one, and the push search proves the same counts with it."""
 
+import functools
 import random
 from collections import deque
 
@@ -24,6 +25,7 @@ from tests.sokoban_support import symmetric_room, tuned
 MOVES = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
+@functools.cache  # (three tests ask it of the same rooms; the callers only read it)
 def pushes_from_start(lvl: S.Level) -> dict[S.State, int]:
     """Every position reached from the start and its fewest pushes (walks cost nothing)."""
     start = S.initial_state(lvl)

@@ -22,7 +22,7 @@ from fewest.solvers.sokoban.pulls.table import pull_table
 from fewest.solvers.sokoban.searches.tie_break import _Within, fewest_moves_of_fewest_pushes
 from fewest.solvers.sokoban.tuning import TUNING
 from tests import oracle
-from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position, tuned
+from tests.sokoban_support import checked, exactness_rooms, lexicographic_optimum, microban, search_position, step_table, tuned
 
 
 def tie_break(lvl: S.Level, pushes: int, tuning=TUNING, **budget) -> tuple[int, int]:
@@ -120,31 +120,32 @@ def test_the_goal_rooms_end_questions_the_matching_leaves_open(number):
 
 def on_plan_layers(lvl: S.Level, pushes: int) -> list[int]:
     """How many positions (box set, player's region) lie k pushes from the start and
-    `pushes` - k from the goal, for each k: the engine's moves alone, every position of the
-    level visited (a breadth-first search from the start, then one back from the goals)."""
+    `pushes` - k from the goal, for each k: every position of the level visited (a
+    breadth-first search from the start, then one back from the goals) by the engine's
+    rules, through the oracle's table of steps (test_oracle.py checks it against the
+    engine's own moves; here some 17 times faster than they are)."""
     return list(_on_plan_layers(lvl, pushes))
 
 
 @functools.cache  # (each case of the test below asks the same levels)
 def _on_plan_layers(lvl: S.Level, pushes: int) -> tuple[int, ...]:
+    steps = step_table(lvl)
+
     def region(boxes: frozenset, player: int) -> frozenset:
         seen, stack = {player}, [player]
         while stack:
-            here = S.State(stack.pop(), boxes)
-            for move in S.legal_moves(lvl, here):
-                cell = S.apply(lvl, here, move).player
-                if not move.push and cell not in seen:
+            for cell, _ in steps[stack.pop()]:
+                if cell not in boxes and cell not in seen:
                     seen.add(cell)
                     stack.append(cell)
         return frozenset(seen)
 
     def children(boxes: frozenset, cells: frozenset):
         for cell in cells:
-            here = S.State(cell, boxes)
-            for move in S.legal_moves(lvl, here):
-                if move.push:
-                    after = S.apply(lvl, here, move)
-                    yield after.boxes, region(after.boxes, after.player)
+            for target, beyond in steps[cell]:
+                if target in boxes and beyond >= 0 and beyond not in boxes:
+                    after = boxes - {target} | {beyond}
+                    yield after, region(after, target)
 
     start = S.initial_state(lvl)
     first = (start.boxes, region(start.boxes, start.player))

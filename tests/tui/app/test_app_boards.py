@@ -104,20 +104,41 @@ async def test_three_hints_tell_show_then_play_an_optimal_move(tmp_path, family)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-async def test_solve_by_hand_then_retry_then_let_the_solver_finish(tmp_path, family):
+async def test_solve_by_hand_replay_it_with_b_then_retry_then_let_the_solver_finish(tmp_path, family):
+    # (one session: the best that b replays is the solve by hand that starts the retry's test)
     index, keys, moves = BY_HAND[family]
     app = make_app(tmp_path, family, index=index)
+    app.animation_speed = 0.1
     async with app.run_test(size=SIZE) as pilot:
         screen = board_screen(app)
         entry = screen.entry
+        game = screen.game
+        assert screen.check_action("replay_best", ()) is None  # nothing solved yet: dimmed
         await pilot.press(*keys)
         await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
         headline = str(app.screen.query_one("#solved-headline").render())
         assert headline.startswith(f"Solved in {moves} move")
+        mine = list(game.line_moves)
         record = app.store.level(entry.key)
         assert record.solved and not record.assisted and record.best_moves == moves
+        assert record.best_plan == format_plan(game.rules, mine)
+        # b: the best solve replayed from the start
+        await pilot.press("escape")  # stay on the solved board
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        # (as saved: traffic's single steps of one car the same way come back as one slide)
+        replayed = parse_plan(game.rules, record.best_plan)
+        assert game.line_moves == replayed and game.counters == game.rules.tally(mine)
+        assert game.entries[-len(replayed) - 1].kind is EntryKind.RESTART
+        assert all(entry.kind is EntryKind.MOVE for entry in game.entries[-len(replayed):])  # the player's own
+        assert app.store.level(screen.entry.key) == record  # not assisted, nothing new
+        await pilot.press("escape")
+        await pilot.press("u")  # undo, as after a solve
+        assert not game.is_solved()
+        await pilot.press("y")  # and redo: solved again, and said so
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        # retry, then the solver finishes
         await pilot.press("r")  # retry: an undoable restart
-        game = screen.game
         assert app.screen is screen and game.state == game.start and game.counters.moves == 0
         optimal = len(shortest_plan(game.rules, game.level, game.state))
         await pilot.press("S")
@@ -138,34 +159,6 @@ async def test_solve_by_hand_then_retry_then_let_the_solver_finish(tmp_path, fam
             await pilot.press("escape")  # stay and look; the solve is undoable
             await pilot.press("u")
             assert not screen.game.is_solved()
-
-
-@pytest.mark.parametrize("family", FAMILIES)
-async def test_b_replays_the_best_solve_from_the_start(tmp_path, family):
-    index, keys, moves = BY_HAND[family]
-    app = make_app(tmp_path, family, index=index)
-    app.animation_speed = 0.1
-    async with app.run_test(size=SIZE) as pilot:
-        screen = board_screen(app)
-        game = screen.game
-        assert screen.check_action("replay_best", ()) is None  # nothing solved yet: dimmed
-        await pilot.press(*keys)
-        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
-        mine = list(game.line_moves)
-        record = app.store.level(screen.entry.key)
-        assert record.best_plan == format_plan(game.rules, mine)
-        await pilot.press("escape")  # stay on the solved board
-        await pilot.press("b")
-        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
-        # (as saved: traffic's single steps of one car the same way come back as one slide)
-        replayed = parse_plan(game.rules, record.best_plan)
-        assert game.line_moves == replayed and game.counters == game.rules.tally(mine)
-        assert game.entries[-len(replayed) - 1].kind is EntryKind.RESTART
-        assert all(entry.kind is EntryKind.MOVE for entry in game.entries[-len(replayed):])  # the player's own
-        assert app.store.level(screen.entry.key) == record  # not assisted, nothing new
-        await pilot.press("escape")
-        await pilot.press("u")  # undo, as after a solve
-        assert not game.is_solved()
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -44,7 +44,8 @@ class Terminal:
     def __init__(self, name: str, command: list[str], data_dir: Path, width: int = 100) -> None:
         self.name = f"fewest-test-{os.getpid()}-{name}"
         env = f"FEWEST_DATA_DIR={shlex.quote(str(data_dir))} TERM=xterm-256color"
-        line = f"{env} {shlex.join(command)}; echo EXITED $?; sleep 30"
+        # pytest-xdist's workers carry COLUMNS=80 LINES=24, which the app would take over the pane's size
+        line = f"unset COLUMNS LINES; {env} {shlex.join(command)}; echo EXITED $?; sleep 30"
         subprocess.run([*SERVER, "new-session", "-d", "-s", self.name, "-x", str(width), "-y", "30", line],
                        check=True)
 

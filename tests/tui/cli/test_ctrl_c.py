@@ -41,10 +41,19 @@ def _interrupted(argv: list[str], delay: float, tmp_path: Path, terminal: bool =
         streams = {"stdin": slave, "stdout": slave}
     # (blocked in this thread while it starts the command, which inherits the mask: no preexec_fn)
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # A test runner started with SIGINT ignored (a background job of a shell without job
+    # control) would pass that on to the command, which keeps it ignored, as it must: the
+    # press would be lost (check ends with 0, solve runs on). A terminal's command starts
+    # with SIGINT at its default; so does this one (still blocked here: nothing arrives).
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         process = subprocess.Popen([FEWEST, *argv], stderr=subprocess.PIPE, env=env, start_new_session=True,
                                    **streams)
     finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
     try:
         time.sleep(delay)

@@ -9,12 +9,15 @@ import time
 
 import pytest
 
+from fewest.engine import sokoban as S
 from fewest.levels import read_file
 from fewest.levels.files import write_entries
 from fewest.solvers.common.control import Progress
 from fewest.tui.cli.main import main
 from fewest.tui.cli.terminal import CLEAR, Interrupt, ProgressLine, fit_line
+from tests import oracle
 from tests.paths import DATA_DIR
+from tests.solvers.sokoban.test_packing import XSOKOBAN_2
 
 MICROBAN = os.path.join(DATA_DIR, "Microban_155.xsb")
 
@@ -147,3 +150,29 @@ def test_ctrl_c_between_two_levels_starts_no_other_and_clears_its_line(capsys, m
     drawn = terminal.getvalue()
     # (the press drew "stopping" at once; the tally comes on a cleared line, not after it)
     assert drawn.startswith(CLEAR) and CLEAR + "fewest: 2 levels: 1 optimal, 1 not started\n" in drawn
+
+
+def test_with_no_timeout_the_first_plan_is_printed_at_once_and_the_proof_goes_on(capsys, monkeypatch, tmp_path):
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    level = tmp_path / "xsokoban2.xsb"  # (XSokoban #2: not proven in a second, a plan found at once)
+    level.write_text(XSOKOBAN_2 + "\n", encoding="utf-8")
+
+    def press_once_a_plan_is_printed() -> None:
+        deadline = time.monotonic() + 30
+        while "a plan of" not in terminal.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)  # (the proof would go on for minutes)
+
+    presser = threading.Thread(target=press_once_a_plan_is_printed, daemon=True)
+    presser.start()
+    code = main(["solve", str(level)])
+    presser.join()
+    said = [line for line in terminal.getvalue().split(CLEAR) if "a plan of" in line]
+    assert code == 130 and said
+    head, plan = said[0].strip().split(" (proving on): ")
+    assert head.startswith(f"{level} #1: a plan of") and head.endswith("moves, not proven shortest")
+    moves = [S.parse_move(letter) for letter in plan.split("\n")[0]]
+    lvl = read_file(str(level))[0].level
+    assert oracle.replay_length(S, lvl, moves) == int(head.split("a plan of ")[1].split()[0])

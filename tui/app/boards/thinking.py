@@ -18,6 +18,7 @@ How it and the board screen talk:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from textual import work
@@ -74,6 +75,14 @@ class Thinker(Widget):
         def __init__(self, key: str, metric: str, par: int | None, plan: Any = None) -> None:
             super().__init__()
             self.key, self.metric, self.par, self.plan = key, metric, par, plan
+
+    class PlanSoFar(Message):
+        """The running search found a plan not proven shortest (its `answer`, with its stage),
+        and goes on (posted from the search's thread: the thinker itself handles it)."""
+
+        def __init__(self, answer: HintAnswer) -> None:
+            super().__init__()
+            self.answer = answer
 
     class ActivityChanged(Message):
         """A search, a plan playing or the meter started, ended or changed: the status line
@@ -158,6 +167,9 @@ class Thinker(Widget):
             spin = frames[frame % len(frames)]
             p = self._progress
             detail = f" {short_count(p.expanded)} nodes" + (f", bound {p.bound}" if p.bound else "") if p else ""
+            known = self.answer
+            if self._is_current(known) and known.stage is not None and known.plan is not None:
+                detail += f", plan {known.moves_to_go} {known.stage}"  # (the stage the hint is at)
             return f"{spin} thinking{detail}  (esc cancels)"
         if self._playing:
             to_go = self.host.game.rules.tally(self._playing).moves  # (as the counter counts them)
@@ -200,6 +212,8 @@ class Thinker(Widget):
         """Cancel a running search and a plan playing (escape, a new move, leaving)."""
         self.workers.cancel_group(self, "hint")
         self._busy_since = None
+        if self.answer is not None and self.answer.stage in ("found", "improved"):
+            self.answer = replace(self.answer, stage=None)  # (no longer "still searching")
         self.stop_playing()
 
     def cancel_preparing(self) -> None:
@@ -282,7 +296,26 @@ class Thinker(Widget):
     def _search(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any) -> HintAnswer:
         worker = get_current_worker()
         return hint_for(family, level, state, history, book, lambda: worker.is_cancelled, self._note_progress,
-                        last=last)
+                        last=last, on_plan=lambda answer: self.post_message(self.PlanSoFar(answer)))
+
+    def on_thinker_plan_so_far(self, message: PlanSoFar) -> None:
+        """A plan found while the search goes on: the hint answers with it at once (h again and
+        S use it, keys never waiting for the proof); a shorter one replaces it, and the
+        count says so."""
+        message.stop()
+        answer = message.answer
+        if self._busy_since is None or not self._is_current(answer):
+            return  # (cancelled, or the player moved on: the book keeps it)
+        told = self._is_current(self.answer)
+        if not told:
+            self._answer(answer)
+            return
+        self.answer = answer
+        if self.hint_stage == 1 and self._want == "hint" and answer.plan:
+            board = self.host.board
+            pushes = self.host.game.rules.tally(answer.plan).pushes if board.COUNTS_PUSHES else None
+            self._say(count_text(answer, pushes))
+        self.post_message(self.ActivityChanged())
 
     def _note_progress(self, progress: Progress) -> None:
         self._progress = progress  # a plain attribute: the UI timer reads it, no cross-thread calls
@@ -375,7 +408,11 @@ class Thinker(Widget):
             if state is WorkerState.ERROR:
                 self._say(f"The solver failed: {worker.error}")
             else:
-                self._answer(worker.result)
+                result = worker.result
+                early = self.answer is not None and self.answer.stage is not None and self._is_current(self.answer)
+                if early and result.status is Status.OPTIMAL and self._is_current(result):
+                    result = replace(result, stage="proven")  # (the count says the plan told is bettered or proven)
+                self._answer(result)
         elif worker.group == "deadlock" and state is WorkerState.SUCCESS:
             checked, back, blamed = worker.result
             answered = self._busy_since is not None or (self.answer is not None and self.answer.state == checked)

@@ -1,0 +1,94 @@
+"""The anytime solver's first stages: a plan fast, then shorter ones.
+
+The packing search (sokoban/plans/packing_order.py, on a goal-room level) and
+the FESS-like finder (fess.py) look for a plan, each on a share of the phase;
+each finds plans the other misses (XSokoban #58, #73, #82 against #37). The
+first plan is given at once ("found"), then reordered between boxes
+(sokoban/plans/interleave.py) and shortened by the vicinity improver (improve.py),
+each shorter plan given as it comes ("improved"), while they gain and the
+phase lasts. The proof comes after (solver.py): only it says a plan is shortest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from fewest.solvers.common.control import Control, Stopped
+from fewest.solvers.sokoban.anytime.fess import fess_search
+from fewest.solvers.sokoban.anytime.improve import improvements, plan_cost, vicinity_search
+from fewest.solvers.sokoban.board.tables import Tables
+from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
+from fewest.solvers.sokoban.plans.packing_order import Push, packed_search, packing_orders
+from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
+
+FOUND, IMPROVED = "found", "improved"
+
+
+def anytime_plans(
+    tables: Tables, boxes: int, player: int, control: Control, metric: str = "moves", tuning: SokobanTuning = TUNING,
+    near: tuple[int, list[Push]] | None = None, improve_seconds: float | None = None,
+) -> Iterator[tuple[str, list[Push]]]:
+    """(stage, push plan) in turn, each shorter by `metric` than the one before: the first
+    FOUND, the others IMPROVED. Ends when no finder finds one, or the improver gains no
+    more; raises Stopped when the budget runs out (or on a cancel), the plans given standing.
+    `near`: a plan known from a position near this one (its boxes, its pushes), as after a
+    step off a hint's plan: the first plan is looked for through its positions first.
+    `improve_seconds`: how long the improving goes on from the first plan, when not to the
+    end of the budget (the finders may take all of it)."""
+    knobs = tuning.anytime
+    start = control.seconds
+    orders = packing_orders(tables.board, boxes, player)
+    plan = None
+    if near is not None:
+        plan = _within(_near_plan, tables, boxes, player, control, start, knobs.packed_share, near, tuning)
+    if plan is None and orders:
+        plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
+    if plan is None:
+        plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
+    if plan is None:
+        return
+    yield FOUND, plan
+    cost = plan_cost(tables, boxes, player, plan, metric)
+    whole = control.budget
+    if improve_seconds is not None and whole.seconds is not None:
+        whole = replace(whole, seconds=min(whole.seconds, control.seconds + improve_seconds))
+    with control.within(whole) as phase:
+        if metric == "moves":
+            reordered = shortest_interleaving(tables.board, boxes, player, plan, phase, tuning)
+            if plan_cost(tables, boxes, player, reordered, metric) < cost:
+                plan = reordered
+                yield IMPROVED, plan
+        for better in improvements(tables, boxes, player, plan, phase, metric, tuning):
+            yield IMPROVED, better
+
+
+def _near_plan(
+    tables: Tables, boxes: int, player: int, control: Control, near: tuple[int, list[Push]], tuning: SokobanTuning
+) -> list[Push] | None:
+    """A plan through the positions of the plan `near` (its boxes, its pushes) with one box
+    displaced, then more (as the improver's vicinity; None: none there)."""
+    for radius, distance in enumerate(tuning.improve.distances, 1):
+        plan = vicinity_search(tables, boxes, player, near[1], radius, distance, control, plan_from=near[0])
+        if plan is not None:
+            return plan
+    return None
+
+
+def _within(
+    finder: object, tables: Tables, boxes: int, player: int, control: Control, start: float, until: float,
+    extra: object, tuning: SokobanTuning,
+) -> list[Push] | None:
+    """The `finder`'s plan on the phase's budgets up to `until` of them, its time counted
+    from `start` (its seconds; None: it found none, or ran out), `extra` its fifth argument
+    (the packing orders, or the plan near). Raises Stopped on a cancel."""
+    whole = control.budget
+    seconds = None if whole.seconds is None else start + (whole.seconds - start) * until
+    nodes = None if whole.nodes is None else int(whole.nodes * until)
+    try:
+        with control.within(replace(whole, seconds=seconds, nodes=nodes)) as phase:
+            return finder(tables, boxes, player, phase, extra, tuning)  # type: ignore[operator]
+    except Stopped as stop:
+        if stop.reason == "cancelled":
+            raise
+        return None

@@ -1,0 +1,72 @@
+"""The FESS-like finder (sokoban/anytime/fess.py): its features, and plans that replay."""
+
+import pytest
+
+from fewest.engine import sokoban as S
+from fewest.levels import sokoban as L
+from fewest.solvers import Budget, Control
+from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.anytime.fess import doorways, fess_features, fess_search
+from fewest.solvers.sokoban.board.board import cells_of, compile_board
+from fewest.solvers.sokoban.board.tables import build_tables
+from fewest.solvers.sokoban.plans.packing_order import packing_orders
+from tests import oracle
+from tests.sokoban_support import DATA, level, search_position
+from tests.solvers.sokoban.test_packing import CORRIDOR, XSOKOBAN_2
+
+# Two rooms joined by one cell (row 2, column 4): a box there, or on either side of it,
+# cuts them apart.
+TWO_ROOMS = "#########\n#   #   #\n#@$   . #\n#   #   #\n#########"
+
+
+def microban(number: int) -> S.Level:
+    """A level of the Microban copy in tests/data (David W. Skinner; test data only)."""
+    return L.read_xsb((DATA / "Microban_155.xsb").read_text())[number - 1].level
+
+
+LEVELS = {"corridor": CORRIDOR, "xsokoban 2": XSOKOBAN_2, "two rooms": TWO_ROOMS}
+
+
+def found(lvl: S.Level, nodes: int = 20_000) -> list:
+    """The finder's plan from the level's start, as engine moves (asserted found)."""
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    pushes = fess_search(build_tables(board), boxes, player, Control(Budget(nodes=nodes)))
+    assert pushes is not None
+    return solver.step_plan(board, boxes, player, pushes)[0]
+
+
+@pytest.mark.parametrize("name", LEVELS)
+def test_the_finders_plan_solves_the_level(name):
+    lvl = level(LEVELS[name])
+    oracle.replay_length(S, lvl, found(lvl))
+
+
+@pytest.mark.parametrize("number", [7, 16, 40])
+def test_on_levels_with_no_goal_room_it_finds_plans_too(number):
+    lvl = microban(number)
+    assert not packing_orders(compile_board(lvl), *search_position(compile_board(lvl), S.initial_state(lvl)))
+    oracle.replay_length(S, lvl, found(lvl))
+
+
+def test_a_doorway_is_a_cell_whose_loss_splits_the_floor():
+    board = compile_board(level(TWO_ROOMS))
+    door = board.inside(2 * 9 + 4)
+    assert doorways(board) == (1 << door - 1) | (1 << door) | (1 << door + 1)
+
+
+def test_the_features_count_packed_boxes_pieces_doorways_and_boxes_in_the_way():
+    lvl = level(CORRIDOR)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    orders = packing_orders(board, boxes, player)
+    features = fess_features(board, orders)
+    assert features(boxes) == (0, 1, 0, 0)
+    mouth, deepest = min(orders), max(orders)  # (one column: the deeper, the higher the cell)
+    one_box = 1 << next(cells_of(boxes))
+    assert features(boxes ^ one_box | (1 << deepest)) == (-1, 1, 0, 0)  # packed
+    # just above the mouth: in the way of the packing, and in the doorway to the dead end
+    assert features(boxes ^ one_box | (1 << mouth - board.width)) == (0, 2, 1, 1)
+    rooms = compile_board(level(TWO_ROOMS))
+    door = rooms.inside(2 * 9 + 4)
+    assert fess_features(rooms, {})(1 << door) == (0, 2, 1, 0)  # on a doorway: two pieces, too

@@ -1,0 +1,78 @@
+"""A hint that answers before its proof: the plan found at once, then a shorter one, then
+the proof, each said on the message line with its stage while the player may play on."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from fewest.solvers import api
+from fewest.solvers.common.solution import Status
+from fewest.tui.app.boards import thinking
+from fewest.tui.services.hints import HintAnswer
+from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
+
+
+def _message(app) -> str:
+    return str(app.screen.query_one("#message").render())
+
+
+def _status(app) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_the_hint_says_found_then_improved_then_proven(tmp_path, monkeypatch):
+    go_on = [threading.Event(), threading.Event()]
+
+    def staged(family, level, state, history, book, should_stop, on_progress=None, budget=None, last=None,
+               on_plan=None):
+        # (the search's stages, each when the test says: a plan from the real solver throughout)
+        plan = tuple(api.solve(family, level, state).moves)
+        on_plan(HintAnswer(state, plan, Status.FOUND, at_least=2, stage="found", last=last))
+        go_on[0].wait(10)
+        on_plan(HintAnswer(state, plan, Status.FOUND, at_least=3, stage="improved", last=last))
+        go_on[1].wait(10)
+        return HintAnswer(state, plan, last=last)
+
+    monkeypatch.setattr(thinking, "hint_for", staged)
+    app = make_app(tmp_path, "sokoban")
+    app.clock = time.monotonic  # (the spinner, with the stage, shows after a while)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await idle(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "found, not proven shortest; at least 2; still searching" in _message(app))
+        assert screen.thinker.busy  # (the search goes on; the keys do not wait for it)
+        await wait_for(pilot, lambda: "found" in _status(app))  # the spinner's line: ", plan N found"
+        go_on[0].set()
+        await wait_for(pilot, lambda: "improved, not proven shortest; at least 3" in _message(app))
+        go_on[1].set()
+        await idle(pilot)
+        await wait_for(pilot, lambda: "(proven shortest)" in _message(app))
+        assert screen.hints == 1
+
+
+async def test_escape_stops_the_search_and_the_plan_found_stays(tmp_path, monkeypatch):
+    release = threading.Event()
+
+    def found_then_waits(family, level, state, history, book, should_stop, on_progress=None, budget=None,
+                         last=None, on_plan=None):
+        plan = tuple(api.solve(family, level, state).moves)
+        on_plan(HintAnswer(state, plan, Status.FOUND, stage="found", last=last))
+        while not should_stop() and not release.is_set():
+            release.wait(0.01)
+        return HintAnswer(state, None, Status.CANCELLED, last=last)
+
+    monkeypatch.setattr(thinking, "hint_for", found_then_waits)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await idle(pilot)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "still searching" in _message(app))
+        await pilot.press("escape")
+        await idle(pilot)
+        release.set()
+        await pilot.press("h")  # (the plan found answers: its next move, no new search)
+        await wait_for(pilot, lambda: _message(app).startswith("Next:"))
+        assert not screen.thinker.busy and screen.thinker.answer.stage is None
