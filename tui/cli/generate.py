@@ -24,8 +24,8 @@ from fewest.tui.services.generated import Recipe, daily_name, daily_recipes, gen
 
 EPILOG = ("Par ranges by difficulty (proven fewest moves): " + "; ".join(describe(f) for f in FAMILIES)
           + ". --par N asks for exactly N moves, up to the expert range's top. Most levels take well under "
-          "a second; traffic's long pars take longest (CPU a level: hard about 6 s, expert tens of seconds, "
-          "--par 40 minutes), Sokoban's expert a few seconds. Exit status: 0 written, "
+          "a second; traffic's long pars take longest (CPU a level: hard about 3 s, expert 3 to 90 s, "
+          "--par 40 about ten minutes), Sokoban's expert about 9 s. Exit status: 0 written, "
           "1 no level found within --timeout, 2 bad usage, 130 stopped by Ctrl-C.")
 
 
