@@ -152,15 +152,17 @@ def run_bench(args: argparse.Namespace) -> int:
         return run_collection_bench(args.set_path, args.metric, args.timeout, args.expect, args.levels, args.jobs,
                                     args.scheduler, args.anytime, args.known)
     mode = "quick" if args.quick else "full"
-    print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
-    _print_heading()
-    for family in families:  # (each row as it ends: a Ctrl-C keeps the families done)
-        if family != GENERATION:
-            _print_row(bench_family(family, args.quick))
+    solvers = [family for family in families if family != GENERATION]
+    if solvers:
+        print(f"fewest bench ({mode}), in-process; times per instance after one warm-up solve")
+        _print_heading()
+    for family in solvers:  # (each row as it ends: a Ctrl-C keeps the families done)
+        _print_row(bench_family(family, args.quick))
     if GENERATION in families:
         from fewest.tui.bench.generate import run_generation_bench
 
         run_generation_bench(args.quick)
-    print(f"start-up, `fewest solve --format contest` on one password code: "
-          f"{startup_seconds(3 if args.quick else 7) * 1000:.0f} ms (median wall, whole process)")
+    if solvers:
+        print(f"start-up, `fewest solve --format contest` on one password code: "
+              f"{startup_seconds(3 if args.quick else 7) * 1000:.0f} ms (median wall, whole process)")
     return 0

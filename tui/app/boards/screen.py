@@ -530,5 +530,7 @@ class BoardScreen(Screen[int]):
 
     def _more_made(self, entry: LevelEntry) -> None:
         self.entries.insert(self.index + 1, entry)
+        if self.app.screen is not self:  # (the player left meanwhile: n finds it later)
+            return
         self._switch(self.index + 1)
         self.say(f"New level: {entry.display_title()}, par {entry.par} (proven).")
