@@ -22,12 +22,17 @@ from tests.solvers.sokoban.test_fess import microban
 NUMBERS = [6, 8, 10]
 
 
-def improved(lvl: S.Level, metric: str, tuning=TUNING) -> tuple[list, list[list]]:
-    """The finder's plan from the start and each improvement, as engine moves."""
+def found(lvl: S.Level) -> tuple:
+    """The level's board, tables, start (boxes, player) and the finder's plan from there."""
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     tables = build_tables(board)
-    plan = fess_search(tables, boxes, player, Control(Budget(nodes=20_000)))
+    return board, tables, boxes, player, fess_search(tables, boxes, player, Control(Budget(nodes=20_000)))
+
+
+def improved(lvl: S.Level, metric: str, tuning=TUNING) -> tuple[list, list[list]]:
+    """The finder's plan from the start and each improvement, as engine moves."""
+    board, tables, boxes, player, plan = found(lvl)
     better = list(improvements(tables, boxes, player, plan, Control(Budget(seconds=20)), metric, tuning))
     moves = [solver.step_plan(board, boxes, player, pushes)[0] for pushes in [plan, *better]]
     return moves[0], moves[1:]
@@ -68,10 +73,7 @@ def test_a_plan_longer_than_the_window_is_improved_a_stretch_at_a_time(number):
 
 def test_the_vicinity_holds_the_plan_itself_so_a_search_never_lengthens_it():
     lvl = microban(6)
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    tables = build_tables(board)
-    plan = fess_search(tables, boxes, player, Control(Budget(nodes=20_000)))
+    board, tables, boxes, player, plan = found(lvl)
     for radius, distance in [(1, 0), (1, 3), (2, 1)]:
         shorter = vicinity_search(tables, boxes, player, plan, radius, distance, Control())
         assert plan_cost(tables, boxes, player, shorter, "moves") <= plan_cost(tables, boxes, player, plan, "moves")
@@ -79,10 +81,7 @@ def test_the_vicinity_holds_the_plan_itself_so_a_search_never_lengthens_it():
 
 def test_the_cost_counts_walks_and_pushes():
     lvl = microban(1)
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    tables = build_tables(board)
-    plan = fess_search(tables, boxes, player, Control())
+    board, tables, boxes, player, plan = found(lvl)
     tally = solver.step_plan(board, boxes, player, plan)[1]
     assert plan_cost(tables, boxes, player, plan, "moves") == tally.moves * MAJOR + tally.pushes
     assert plan_cost(tables, boxes, player, plan, "pushes") == tally.pushes * MAJOR + tally.moves
@@ -90,10 +89,7 @@ def test_the_cost_counts_walks_and_pushes():
 
 def test_the_improver_stops_on_its_budget():
     lvl = microban(16)
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    tables = build_tables(board)
-    plan = fess_search(tables, boxes, player, Control())
+    board, tables, boxes, player, plan = found(lvl)
     with pytest.raises(Stopped):
         list(improvements(tables, boxes, player, plan, Control(should_stop=lambda: True)))
 
@@ -101,10 +97,7 @@ def test_the_improver_stops_on_its_budget():
 def test_a_one_box_plan_is_improved_without_asking_for_two_boxes_displaced():
     # (radius 2 of a single box left no vicinity: "the plan's own positions" were not found)
     lvl = level("########\n#@     #\n#      #\n#  $.  #\n#      #\n########")
-    board = compile_board(lvl)
-    boxes, player = search_position(board, S.initial_state(lvl))
-    tables = build_tables(board)
-    plan = fess_search(tables, boxes, player, Control())
+    board, tables, boxes, player, plan = found(lvl)
     better = list(improvements(tables, boxes, player, plan, Control(Budget(seconds=20))))
     final = solver.step_plan(board, boxes, player, better[-1] if better else plan)[0]
     assert oracle.replay_length(S, lvl, final) == lexicographic_optimum(lvl, "moves")[0]
