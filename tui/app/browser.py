@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static, Tree
+from textual.widgets import DataTable, Header, Input, Static, Tree
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.files import detect, read_text_each
@@ -27,6 +27,7 @@ from fewest.tui.services.catalog import (
     Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
 from fewest.tui.app.frontends import family_title
+from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.services.generated import make_daily
 from fewest.tui.services.level_summary import counted
 from fewest.tui.services.progress import ProgressStore
@@ -86,7 +87,7 @@ class BrowserScreen(Screen):
                 yield Input(placeholder="/ search level titles", id="search")
                 yield DataTable(id="levels", cursor_type="row", zebra_stripes=True)
         yield Static(id="browser-message", markup=False)  # (titles and paths: never markup)
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.title = "fewest"

@@ -19,13 +19,14 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 
 from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan
 from fewest.engine.game import EntryKind, Game
 from fewest.levels.base import LevelEntry
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
+from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.app.frontends import board_class, family_title
 from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
 from fewest.solvers.common.control import Control
@@ -160,7 +161,7 @@ class BoardScreen(Screen[int]):
             yield self._make_board()
         yield MessageLine(id="message")
         yield StatusBar(id="status")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
         yield self.thinker  # (draws nothing)
 
     def on_mount(self) -> None:
