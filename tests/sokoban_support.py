@@ -386,6 +386,7 @@ def reports_until_reached(
     """Solve `lvl` under `metric` (and `tuning`) while the progress reports are kept, cancelled
     by the first report of REACHED (a budget of 10 s otherwise): (the solution, the reports)."""
     reports: list = []
-    control = Control(Budget(seconds=10.0, memory_bytes=1 << 30), on_progress=reports.append,
+    # (4 GiB: a helper's share must hold a copy of this process, big after a long run of tests)
+    control = Control(Budget(seconds=10.0, memory_bytes=4 << 30), on_progress=reports.append,
                       progress_interval=0.02, should_stop=lambda: any(r.bound == REACHED for r in reports))
     return solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False, tuning=tuning), reports

@@ -62,8 +62,10 @@ class SearchApart:
         task = (sender, alarm, self._search, ends, self.memory_bytes, after, os.getpid(), self._reached)
         # A forked child starts out holding what this process holds, on its own share: a
         # share that cannot hold that copy would only add the copy to the budget's whole.
-        # Not forked, it reads as a child dead at once, and the search goes on here.
-        fits = self.memory_bytes is None or self.memory_bytes > resident_bytes()
+        # Not forked, it reads as a child dead at once, and the search goes on here. (A fork
+        # server's child starts as small as the server, not as this process.)
+        forked = context.get_start_method() == "fork"
+        fits = self.memory_bytes is None or not forked or self.memory_bytes > resident_bytes()
         self._child = start_child(context.Process(target=_run, args=task, daemon=True)) if fits else None
         sender.close()
         alarm.close()

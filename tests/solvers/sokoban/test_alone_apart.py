@@ -28,6 +28,11 @@ pytestmark = pytest.mark.skipif(not spare_core(), reason="the pushes alone go ap
 real_push_search = solver.push_search
 
 
+# The budgets' memory: a child is forked only when its share holds a copy of this process,
+# which after a long run of the suite in one worker is a few hundred MB (1 GiB was too little)
+MEMORY = 4 << 30
+
+
 def waking(at: float, base=TUNING):
     """`base` with the child of the pushes alone awake at `at` of the proofs' time at the
     latest (it wakes at the pull table child's share plus a margin: the margin set so)."""
@@ -39,7 +44,7 @@ AT_ONCE = waking(0.0, tuned(beside={"apart_after": 0.0}))
 
 
 def run(lvl: S.Level, seconds: float = 30.0, should_stop=None, tuning=AT_ONCE) -> "solver.Solution":
-    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
+    control = Control(Budget(seconds=seconds, memory_bytes=MEMORY), should_stop=should_stop)
     return solver.solve(lvl, S.initial_state(lvl), control, "pushes", best_effort=False, tuning=tuning)
 
 
@@ -145,7 +150,7 @@ def test_the_child_s_tie_break_runs_past_the_proofs_end_into_the_best_effort_s_t
     lvl, row = microban(66)[65]
     started = time.perf_counter()
     seconds = 5.0
-    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30))
+    control = Control(Budget(seconds=seconds, memory_bytes=MEMORY))
     solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", tuning=tuning)
     ended = time.perf_counter()
     pushes_found(lvl, row, solution)
@@ -168,7 +173,7 @@ def test_the_child_s_pushes_alone_stop_at_the_proofs_end(monkeypatch, children, 
     lvl = microban(66)[65][0]
     started = time.perf_counter()
     seconds = 5.0
-    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30))
+    control = Control(Budget(seconds=seconds, memory_bytes=MEMORY))
     solution = solver.solve(lvl, S.initial_state(lvl), control, "pushes", tuning=AT_ONCE)
     assert float(stopped_at.read_text()) - started <= seconds * (1 - AT_ONCE.best_effort.share) + 0.1
     assert solution.status is Status.FOUND and solution.stats.reason == "time"
@@ -184,7 +189,7 @@ def test_a_first_proof_out_of_memory_waits_for_the_child(monkeypatch, children, 
     assert solution.stats.reason == "memory" and children[0].finished
     share = 1 - AT_ONCE.alone.memory_share  # (the rest given up to the child)
     beside = AT_ONCE.beside
-    kept = max(share * beside.held_floor, share - beside.check_room - held / (1 << 30)) * (1 << 30)
+    kept = max(share * beside.held_floor, share - beside.check_room - held / (MEMORY)) * (MEMORY)
     assert abs(runs_out.budget - kept) < 32 << 20
 
 
@@ -213,11 +218,11 @@ def test_the_child_wakes_once_the_pull_table_s_child_is_done(monkeypatch, childr
 
 
 def test_a_first_proof_holding_too_much_lets_the_child_go(monkeypatch, children, tie_break_runs_out):
-    full = int((1 << 30) * (1 - AT_ONCE.alone.memory_share) * AT_ONCE.alone.room / 200) + 1  # (200 bytes an entry)
+    full = int((MEMORY) * (1 - AT_ONCE.alone.memory_share) * AT_ONCE.alone.room / 200) + 1  # (200 bytes an entry)
     monkeypatch.setattr(solver, "push_search", first_proof(runs_out(5, after=0.2, stored=full)))
     lvl, row = microban(66)[65]
     pushes_found(lvl, row, run(lvl))  # (proven here, after)
-    assert runs_out.budget == 1 << 30 and not children[0].finished and children[0].expanded == 0
+    assert runs_out.budget == MEMORY and not children[0].finished and children[0].expanded == 0
 
 
 @pytest.mark.parametrize("first, second, expected", [(5, 9, 9), (9, 7, 9)])
@@ -267,7 +272,7 @@ PULLS_AT_ONCE = tuned(AT_ONCE, pulls={"apart_after": 1})  # (the pull table's ch
 @pytest.mark.parametrize("metric", solver.METRICS)
 def test_with_no_process_to_be_had_the_proof_goes_on_alone(monkeypatch, children, no_processes, metric):
     lvl, row = microban(66)[65]
-    control = Control(Budget(seconds=30.0, memory_bytes=1 << 30))
+    control = Control(Budget(seconds=30.0, memory_bytes=MEMORY))
     solution = solver.solve(lvl, S.initial_state(lvl), control, metric, best_effort=False, tuning=PULLS_AT_ONCE)
     expected = int(row["min_pushes"]) if metric == "pushes" else (int(row["min_moves"]), int(row["pushes_in_min_moves"]))
     assert (checked(lvl, solution)[1] if metric == "pushes" else checked(lvl, solution)) == expected

@@ -29,7 +29,8 @@ AT_ONCE = tuned(beside={"apart_after": 0.0})  # the child starts at the push sea
 
 
 def run(lvl: S.Level, seconds: float = 30.0, should_stop=None, tuning=TUNING) -> "solver.Solution":
-    control = Control(Budget(seconds=seconds, memory_bytes=1 << 30), should_stop=should_stop)
+    # (4 GiB: the child's share must hold a copy of this process, big after a long run of tests)
+    control = Control(Budget(seconds=seconds, memory_bytes=4 << 30), should_stop=should_stop)
     return solver.solve(lvl, S.initial_state(lvl), control, "moves", best_effort=False, tuning=tuning)
 
 
