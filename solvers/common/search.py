@@ -199,3 +199,13 @@ def _idastar(problem: Problem, heuristic: Heuristic, control: Control, meter: Me
     except Stopped as stop:
         return Solution(stopped_status(stop.reason), (), stats_of(control, meter, stop.reason))
     return Solution(Status.UNSOLVABLE, (), stats_of(control, meter, f"no plan within {max_bound}"))
+
+
+def steps_back(came: dict, key: Hashable) -> list:
+    """The steps from the start to `key` in a search's map of each key to (its parent's key,
+    the step from there), the start's entry None."""
+    steps = []
+    while came[key] is not None:
+        key, step = came[key]
+        steps.append(step)
+    return steps[::-1]

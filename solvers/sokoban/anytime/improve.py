@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from fewest.solvers.common.control import Control
+from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, cells_of
 from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group
@@ -149,10 +150,10 @@ def vicinity_search(
                 continue
             boxes, player = key >> shift, key & ((1 << shift) - 1)
             if (boxes & goals == goals) if ends is None else (boxes, player) == ends:
-                return _chain(parent, key)
+                return steps_back(parent, key)
             back_on = rejoin.get(boxes)
             if back_on is not None and _playable(board, boxes, player, plan[back_on:]):
-                return _chain(parent, key) + plan[back_on:]
+                return steps_back(parent, key) + plan[back_on:]
             control.tick()
             if not control.expanded % CHECK_EVERY:
                 meter.stored = len(best)
@@ -248,10 +249,3 @@ def _positions(steps: tuple, boxes: int, plan: list[Push]) -> Iterator[int]:
         boxes ^= (1 << cell) | (1 << (cell + steps[d]))
         yield boxes
 
-
-def _chain(parent: dict, key: int) -> list[Push]:
-    pushes = []
-    while parent[key] is not None:
-        key, push = parent[key]
-        pushes.append(push)
-    return pushes[::-1]

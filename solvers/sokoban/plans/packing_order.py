@@ -53,6 +53,7 @@ from typing import Callable
 
 from fewest.solvers.common.control import Control
 from fewest.solvers.common.assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
@@ -357,7 +358,7 @@ def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: in
         cell, region = queue.popleft()
         state = (cell, (region & -region).bit_length())
         if cell == goal:
-            return _pushes_back(came, state)
+            return steps_back(came, state)
         for d, step in enumerate(steps):
             behind, ahead = cell - step, cell + step
             if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
@@ -369,10 +370,3 @@ def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: in
                 queue.append((ahead, reached))
     return None
 
-
-def _pushes_back(came: dict, state: tuple) -> list[Push]:
-    pushes = []
-    while came[state] is not None:
-        state, push = came[state]
-        pushes.append(push)
-    return pushes[::-1]
