@@ -20,8 +20,8 @@ import time
 
 from fewest.levels.base import LevelFormatError
 from fewest.levels.files import regular_file_bytes
-from fewest.solvers.common.control import Budget, Control
-from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, peak_bytes
+from fewest.solvers.common.control import Control
+from fewest.tui.bench.sokoban_set import BenchRow, BenchSummary, level_budget, solution_row
 
 ANYTIME_AT = 10.0  # seconds: the "a plan within 10 s"
 
@@ -37,19 +37,14 @@ def anytime_solved(level, metric: str, timeout: float, memory_bytes: int) -> Ben
     def told(solution, _stage: str) -> None:
         plans.append((time.perf_counter() - started, len(solution.moves), solution.extra["pushes"]))
 
-    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes), on_plan=told)
+    control = Control(level_budget(timeout, memory_bytes), on_plan=told)
     solution = sokoban.solve(level, rules.initial_state(level), control, metric)
     seconds = time.perf_counter() - started
-    moves = len(solution.moves) if solution.solved else None
-    pushes = solution.extra.get("pushes") if solution.solved else None
-    if moves is not None:
-        plans.append((seconds, moves, pushes))
+    if solution.solved:
+        plans.append((seconds, len(solution.moves), solution.extra.get("pushes")))
     by_then = [(plan_moves, plan_pushes) for at, plan_moves, plan_pushes in plans if at <= ANYTIME_AT]
-    return BenchRow(
-        0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak_bytes(),
-        at_least=solution.at_least, first_seconds=plans[0][0] if plans else None,
-        at_ten=by_then[-1] if by_then else None,
-    )
+    return solution_row(solution, seconds, first_seconds=plans[0][0] if plans else None,
+                        at_ten=by_then[-1] if by_then else None)
 
 
 def ratio(row: BenchRow, metric: str) -> float | None:

@@ -31,6 +31,7 @@ from fewest.levels.base import LevelFormatError
 from fewest.levels.files import regular_file_bytes
 from fewest.solvers.common.control import Budget, Control
 from fewest.solvers.common.held_bytes import tree_resident_bytes
+from fewest.solvers.common.solution import Solution
 
 GRACE = 10.0  # seconds past the budget before a silent child is killed
 # How often the runner adds up what the level's processes hold. Adding each process's own
@@ -366,15 +367,24 @@ def solved_row(level, metric: str, timeout: float, memory_bytes: int) -> BenchRo
     from fewest.engine import sokoban as rules
     from fewest.solvers.sokoban import solver as sokoban
 
-    control = Control(Budget(seconds=timeout, memory_bytes=memory_bytes, process_bytes=memory_bytes))
+    control = Control(level_budget(timeout, memory_bytes))
     started = time.perf_counter()
     solution = sokoban.solve(level, rules.initial_state(level), control, metric, best_effort=False)  # proofs only
-    seconds = time.perf_counter() - started
+    return solution_row(solution, time.perf_counter() - started)
+
+
+def level_budget(timeout: float, memory_bytes: int) -> Budget:
+    """A bench level's budget: its memory for the level's whole process tree, helpers included."""
+    return Budget(seconds=timeout, memory_bytes=memory_bytes, process_bytes=memory_bytes)
+
+
+def solution_row(solution: Solution, seconds: float, **more: Any) -> BenchRow:
+    """The row of a level solved here in `seconds` (peak: this process's and its children's own)."""
     moves = len(solution.moves) if solution.solved else None
     pushes = solution.extra.get("pushes") if solution.solved else None
     return BenchRow(
         0, "", solution.status.value, moves, pushes, solution.stats.expanded, seconds, peak_bytes(),
-        at_least=solution.at_least,
+        at_least=solution.at_least, **more,
     )
 
 
