@@ -234,16 +234,23 @@ def _anytime(
     try:
         with control.within(replace(whole, seconds=seconds, nodes=nodes, memory_bytes=memory)) as phase:
             for stage, pushes in anytime_plans(tables, boxes, player, phase, metric, tuning, near, improving):
-                moves, tally = step_plan(tables.board, boxes, player, pushes)
-                best = pushes, moves, tally
-                plan = Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
-                                at_least=_at_least(control))
-                control.on_plan(plan, stage)
+                best = _told(tables, boxes, player, pushes, control, stage)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
     control.meter.stored = 0  # (its tables are gone)
     return best
+
+
+def _told(
+    tables: Tables, boxes: int, player: int, pushes: list[Push], control: Control, stage: str
+) -> tuple[list[Push], list[Move], Counters]:
+    """A plan of the anytime stages told to control.on_plan (FOUND, with what is proven so far):
+    its pushes, moves and counts."""
+    moves, tally = step_plan(tables.board, boxes, player, pushes)
+    control.on_plan(Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
+                             at_least=_at_least(control)), stage)
+    return pushes, moves, tally
 
 
 def _pushes_of(board: Board, state: State, moves: Sequence[Move]) -> tuple[int, list[Push]]:
@@ -266,10 +273,7 @@ def _improved_more(
     best. Raises Stopped on a cancel."""
     try:
         for pushes in improvements(tables, boxes, player, early[0], control, metric, tuning):
-            moves, tally = step_plan(tables.board, boxes, player, pushes)
-            early = pushes, moves, tally
-            control.on_plan(Solution(Status.FOUND, tuple(moves), _stats(control), {"pushes": tally.pushes},
-                                     at_least=_at_least(control)), IMPROVED)
+            early = _told(tables, boxes, player, pushes, control, IMPROVED)
     except Stopped as stop:
         if stop.reason == "cancelled":
             raise
