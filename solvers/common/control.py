@@ -31,6 +31,7 @@ from fewest.solvers.common.held_bytes import tree_resident_bytes
 RESIDENT_SECONDS = 0.01  # between two looks at what the process tree holds (each ~30 us)
 CHECK_SECONDS = 0.01  # between two checks at most, where ticks are slow (see Control.check)
 
+
 @dataclass(frozen=True)
 class Budget:
     seconds: float | None = None
