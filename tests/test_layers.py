@@ -8,6 +8,7 @@ themselves); tui may import all. Every import counts, those inside functions too
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -55,13 +56,16 @@ def _imports(name: str, path: Path) -> set[str]:
     return {module for module in out if module in MODULES and module != name}
 
 
-GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Each module's project imports (read when a test asks: every worker collects this file)."""
+    return {name: _imports(name, path) for name, path in MODULES.items()}
 
 
 def test_the_modules_are_found():
     assert "fewest.engine.sokoban" in MODULES and "fewest.solvers.sokoban.searches.push" in MODULES
-    assert "fewest.levels.files" in GRAPH["fewest.tui.cli.main"] or any(
-        m.startswith("fewest.levels") for m in GRAPH["fewest.tui.cli.main"]
+    assert "fewest.levels.files" in graph()["fewest.tui.cli.main"] or any(
+        m.startswith("fewest.levels") for m in graph()["fewest.tui.cli.main"]
     )
 
 
@@ -69,7 +73,7 @@ def test_the_modules_are_found():
 def test_each_package_imports_only_the_layers_below_it(package):
     wrong = [
         f"{name} imports {target}"
-        for name, targets in GRAPH.items()
+        for name, targets in graph().items()
         if name.split(".")[1] == package
         for target in sorted(targets)
         if target.split(".")[1] not in MAY_IMPORT[package]
@@ -113,7 +117,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycles():
-    assert _cycles(GRAPH) == []
+    assert _cycles(graph()) == []
 
 
 def test_the_cycle_finder_finds_a_cycle():
