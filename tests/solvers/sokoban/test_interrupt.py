@@ -12,6 +12,7 @@ import pytest
 
 from fewest.solvers.common.processes import spare_core
 from tests.paths import DATA_DIR, ROOT
+from tests.tui.cli.chromium import descendants
 
 pytestmark = pytest.mark.skipif(not spare_core(), reason="the proof forks helpers only with two cores")
 
@@ -26,21 +27,24 @@ CLI_AT_A_TERMINAL = (
 
 
 @pytest.mark.parametrize(
-    "argv",
+    "argv, below",  # (below: the processes under the command once its helper is forked)
     [
-        ["solve", MICROBAN, "--level", "93", "--metric", "moves", "--timeout", "60"],  # search from both ends beside
-        ["solve", MICROBAN, "--level", "153", "--metric", "pushes", "--timeout", "60"],  # pushes alone beside
-        ["bench", "sokoban", "--set", MICROBAN, "--levels", "153", "--metric", "pushes", "--timeout", "60"],
+        (["solve", MICROBAN, "--level", "93", "--metric", "moves", "--timeout", "60"], 1),  # both ends beside
+        (["solve", MICROBAN, "--level", "153", "--metric", "pushes", "--timeout", "60"], 1),  # pushes alone beside
+        (["bench", "sokoban", "--set", MICROBAN, "--levels", "153", "--metric", "pushes", "--timeout", "60"], 2),
     ],
 )
-def test_ctrl_c_stops_every_process_quietly(argv):
+def test_ctrl_c_stops_every_process_quietly(argv, below):
     # (its own session: Ctrl-C at a terminal goes to the whole foreground process group)
     command = subprocess.Popen(
         [sys.executable, "-c", CLI_AT_A_TERMINAL, *argv],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
-    time.sleep(2.5)  # (the helpers are forked by then)
-    assert command.poll() is None
+    # (waited for, not slept on: a loaded machine took over 2.5 s to start the command)
+    deadline = time.monotonic() + 30
+    while len(descendants(command.pid)) < below and command.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert command.poll() is None and len(descendants(command.pid)) >= below
     os.killpg(command.pid, signal.SIGINT)
     _, errors = command.communicate(timeout=20)
     assert command.returncode == 130 and errors.strip() == "fewest: interrupted"
