@@ -4,7 +4,8 @@ solver proves their fewest moves within budget and that count is the one asked f
 `generate(family, target, rng, control)` gives one `Proven` level. Each family's module
 (`traffic.py`, `rotation.py`, `shift.py`, `password.py`) only proposes candidates
 (`candidates(rng, target)`); the one loop that proves them and keeps the first whose
-par fits is `proof.first_proven`. `targets.py` maps a difficulty (or an exact par) to
+par fits is `proof.first_proven` (a module's `fits(proven, target)`, where it has one,
+checks the rest: Sokoban's box changes). `targets.py` maps a difficulty (or an exact par) to
 the par range and board size; `seeding.py` turns a seed or a date into a generator.
 """
 
@@ -26,4 +27,4 @@ def generate(family: str, target: Target, rng: random.Random, control: Control) 
     if family not in FAMILIES:
         raise ValueError(f"no generator for family {family!r} (choose from {', '.join(FAMILIES)})")
     module = importlib.import_module(f"fewest.solvers.generate.{family}")
-    return first_proven(family, module.candidates(rng, target), target, control)
+    return first_proven(family, module.candidates(rng, target), target, control, getattr(module, "fits", None))

@@ -6,7 +6,7 @@ the rules before it counts."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from fewest.engine.base import replay
 from fewest.engine.registry import rules_for
@@ -47,13 +47,15 @@ def prove(family: str, level: Any, control: Control, seconds: float = PROOF_SECO
     return Proven(level, tuple(solution.moves))
 
 
-def first_proven(family: str, candidates: Iterator[Any], target: Target, control: Control) -> Proven:
-    """The first candidate whose proven par lies in the target's range (Stopped when the
-    control's budget ends first)."""
+def first_proven(family: str, candidates: Iterator[Any], target: Target, control: Control,
+                 fits: Callable[[Proven, Target], bool] | None = None) -> Proven:
+    """The first candidate whose proven par lies in the target's range, and that `fits` the
+    target otherwise (when given: Sokoban's box changes); Stopped when the control's budget
+    ends first."""
     for level in candidates:
         control.tick()
         control.check()
         proven = prove(family, level, control)
-        if proven is not None and target.low <= proven.par <= target.high:
+        if proven is not None and target.low <= proven.par <= target.high and (fits is None or fits(proven, target)):
             return proven
     raise Stopped("exhausted")

@@ -3,7 +3,9 @@ templates, goals are placed, and the boxes, starting on the goals, are pulled aw
 breadth-first search over pulls; a position farthest from the goals by pulls is kept,
 the player anywhere in the part of the room it stands in. Its par is then proven by the
 exact solver (proof.py); rooms where a box starts on its goal (a box not needed) are
-left out. Box counts grow with the room: 2 up to 6x6 inside, 3 up to 7x7, then 4.
+left out. Box counts grow with the room: 2 up to 6x6 inside, 3 up to 7x7, then 4. A level
+is kept only when its proven plan makes the difficulty's box changes (`fits`): a box
+change is the player turning from pushing one box to pushing another.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import random
 from collections import deque
 from typing import Iterator
 
-from fewest.engine.sokoban import Level
+from fewest.engine.sokoban import Level, Move, State, apply, neighbour
+from fewest.solvers.generate.proof import Proven
 from fewest.solvers.generate.targets import Target
 
 # 3x3 pieces of wall (1) and floor (0) a room is tiled with, each turned any way
@@ -39,6 +42,24 @@ def candidates(rng: random.Random, target: Target) -> Iterator[Level]:
         if start & goals:
             continue  # a box on its goal from the start: not needed
         yield _level(rows, cols, floor, goals, start, rng.choice(sorted(region)))
+
+
+def fits(proven: Proven, target: Target) -> bool:
+    """Whether the proven plan makes the target's box changes."""
+    return box_changes(proven.level, proven.moves) >= target.box_changes
+
+
+def box_changes(level: Level, moves: tuple[Move, ...] | list[Move]) -> int:
+    """How often the plan turns from pushing one box to pushing another (a legal plan)."""
+    state, pushed, changes = State(level.player, level.boxes), None, 0
+    for move in moves:
+        if move.push:
+            box = neighbour(level, state.player, move.direction)
+            assert box is not None  # (a push has a box beside the player)
+            changes += pushed is not None and box != pushed
+            pushed = neighbour(level, box, move.direction)  # (where that box now stands)
+        state = apply(level, state, move)
+    return changes
 
 
 def _room(rng: random.Random, rows: int, cols: int) -> frozenset[int]:

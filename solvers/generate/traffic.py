@@ -5,9 +5,11 @@ cluster: every position reachable from it. The exact solver's table (traffic/tab
 gives every position of it its distance to the goal, so one search says the longest par
 the cluster holds; a position at the distance wanted (the farthest one, up to the
 target's highest par) is kept. Random layouts seldom hold more than 15 moves, so a
-population of layouts then climbs: a random member gets a car added, removed or
-replaced at its farthest position; the change replaces it when its cluster's longest
-par does not fall, else the population's weakest member when it beats that. (One
+population of layouts then climbs: a random member gets a change at its farthest
+position (a car added, removed, replaced, reshaped or turned: traffic_changes.py); the
+change replaces it when its cluster's longest par does not fall, else the population's
+weakest member when it beats that. A cluster too large to be deep is dropped unexplored
+(CLUSTER_EDGES). (One
 layout climbing alone gets to 20 moves soonest but stalls on plateaus; a population of
 twelve reached 40 moves in about 20 s of CPU where the lone climb, restarted when
 stalled, mostly had not: the population grows with the par wanted.) Last,
@@ -18,21 +20,27 @@ car left matters.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Iterator
 
 import numpy as np
 
-from fewest.engine.traffic import CAR_NAMES, EXIT, Car, Goal, Level, State
+from fewest.engine.traffic import EXIT, Car, Goal, Level, State
 from fewest.solvers.common.control import Control
 from fewest.solvers.generate.targets import Target
+from fewest.solvers.generate.traffic_changes import changed, exit_row, place, renamed
 from fewest.solvers.traffic.solver import search, solve
 from fewest.solvers.traffic.table import DistanceTable
+from fewest.solvers.traffic.tuning import TUNING
 
 # Layouts climbing together: one for pars up to SOLO_UP_TO (a lone greedy climb gets there
 # soonest), one more for every two moves beyond, up to POPULATION (12 at 40 moves).
 POPULATION, SOLO_UP_TO = 12, 18
 STALL = 3  # changes without a new longest par, per layout and move wanted, before the climb starts afresh
-TRUCKS = 0.25  # the share of cars 3 long
+# A cluster whose adjacency passes this many entries (about 20 000 positions on 6x6; four
+# times more per side beyond) is dropped unexplored: deep clusters are small (the database's
+# 51-move one has 4 780 positions), and the few large ones a climb meets took 90 % of its time.
+CLUSTER_EDGES = 150_000
 
 
 def candidates(rng: random.Random, target: Target) -> Iterator[Level]:
@@ -59,14 +67,14 @@ def _climbed(rng: random.Random, n: int, want: int, control: Control) -> tuple[L
     best, stall = max(far for _, far in population), 0
     while stall < STALL * size * want:
         at = rng.randrange(size)
-        changed, far = _cluster(_changed(rng, population[at][0]), control)
+        level, far = _cluster(changed(rng, population[at][0]), control)
         weakest = min(range(size), key=lambda i: population[i][1])
         if far >= population[at][1]:
-            population[at] = (changed, far)
+            population[at] = (level, far)
         elif far > population[weakest][1]:
-            population[weakest] = (changed, far)
+            population[weakest] = (level, far)
         if far >= want:
-            return changed, far
+            return level, far
         stall = 0 if far > best else stall + 1
         best = max(best, far)
     return None
@@ -84,60 +92,19 @@ def _random_layout(rng: random.Random, n: int, cars: int) -> Level:
     placed: list[Car] = []
     start: list[int] = []
     taken: set[int] = set()
-    _place(rng, n, placed, start, taken, Car("A", True, 2, _exit_row(n)))
+    place(rng, n, placed, start, taken, Car("A", True, 2, exit_row(n)))
     for _ in range(cars * 20):
         if len(placed) >= cars:
             break
-        _place(rng, n, placed, start, taken)
+        place(rng, n, placed, start, taken)
     return Level(n, frozenset(), tuple(placed), tuple(start), Goal(EXIT, "A"))
 
 
-def _exit_row(n: int) -> int:
-    return (n - 1) // 2
-
-
-def _place(rng: random.Random, n: int, placed: list[Car], start: list[int], taken: set[int],
-           car: Car | None = None) -> None:
-    """Put `car` (None: a random one, never across the exit row) at a random free offset, if it fits there."""
-    if car is None:
-        horizontal = rng.random() < 0.5
-        line = rng.randrange(n)
-        if horizontal and line == _exit_row(n):
-            return
-        car = Car(CAR_NAMES[len(placed)], horizontal, 3 if rng.random() < TRUCKS else 2, line)
-    offset = rng.randrange(n - car.length + 1)
-    cells = car.cells(n, offset)
-    if not taken.intersection(cells):
-        taken.update(cells)
-        placed.append(car)
-        start.append(offset)
-
-
-def _changed(rng: random.Random, level: Level) -> Level:
-    """The level with a car removed, added, or both (never car A)."""
-    n = level.n
-    placed, start = list(level.cars), list(level.start)
-    roll = rng.random()
-    if roll < 0.7 and len(placed) > 1:
-        del_at = rng.randrange(1, len(placed))
-        del placed[del_at], start[del_at]
-    if roll >= 0.4:
-        taken = {cell for car, offset in zip(placed, start) for cell in car.cells(n, offset)}
-        for _ in range(50):
-            before = len(placed)
-            _place(rng, n, placed, start, taken)
-            if len(placed) > before:
-                break
-    return _renamed(level, placed, start)
-
-
-def _renamed(level: Level, placed: list[Car], start: list[int]) -> Level:
-    cars = tuple(Car(CAR_NAMES[i], car.horizontal, car.length, car.line) for i, car in enumerate(placed))
-    return Level(level.n, level.walls, cars, tuple(start), level.goal)
-
-
 def _table(level: Level, control: Control) -> DistanceTable | None:
-    found = search(level, State(level.start), control, None)
+    """The level's whole cluster with every position's distance; None when it is larger than
+    a deep cluster ever is (see CLUSTER_EDGES)."""
+    tuning = replace(TUNING, edge_limit=CLUSTER_EDGES * 4 ** max(0, level.n - 6))
+    found = search(level, State(level.start), control, None, table_only=True, tuning=tuning)
     return found if isinstance(found, DistanceTable) else None
 
 
@@ -182,7 +149,7 @@ def _minimal(level: Level, control: Control) -> Level:
     while at >= 1:
         placed, start = list(level.cars), list(level.start)
         del placed[at], start[at]
-        fewer = _renamed(level, placed, start)
+        fewer = renamed(level, placed, start)
         if par_of(fewer, control) == par:
             level = fewer
         at -= 1

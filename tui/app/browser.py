@@ -49,6 +49,7 @@ TINY_TITLE = 4
 ONE_PANE_SCREEN = TABLE_FIXED + MIN_TITLE + NARROW_TREE_WIDTH
 PASTED_SOURCE = "pasted text"  # the name errors in a pasted level give its "file"
 DAILY_GROUP = "Daily"
+GENERATED_GROUP = "More like this"  # levels made with N on a generated one, kept in the data directory
 MAKE_DAILY_NOTE = ("Today's puzzles: one level per family, the same for everyone today, pars proven. "
                    "Enter on the shelf makes them (a few seconds); solved, the card's c copies your result.")
 
@@ -156,7 +157,8 @@ class BrowserScreen(Screen):
         groups = [(family_title(family), [i for i in packs if self.shelves[i].family == family])
                   for family in families_in([self.shelves[i] for i in packs])]
         groups.append((DAILY_GROUP, [i for i, s in enumerate(self.shelves) if s.daily]))
-        groups.append(("Recent files", [i for i, s in enumerate(self.shelves) if s.is_file]))
+        groups.append((GENERATED_GROUP, [i for i, s in enumerate(self.shelves) if s.generated]))
+        groups.append(("Recent files", [i for i, s in enumerate(self.shelves) if s.is_file and not s.generated]))
         for label, members in groups:
             if not members:
                 continue
@@ -501,7 +503,7 @@ class BrowserScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "forget_file":
             shelf = self.current_shelf
-            return True if shelf is not None and shelf.is_file else None
+            return True if shelf is not None and shelf.is_file and not shelf.generated else None
         return True
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import datetime
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
-from fewest.tui.services.generated import load_daily
+from fewest.tui.services.generated import kept_series_paths, load_daily
 from fewest.tui.services.progress import PASTED_PREFIX, ProgressStore
 
 MAKE_DAILY = "Make today's puzzles"  # the Daily shelf's title before they are made
@@ -32,6 +32,7 @@ class Shelf:
     error: str | None = None
     left_out: tuple[str, ...] = ()  # levels of the file that could not be read, and why
     daily: bool = False  # the day's puzzle of its family (family None, no entries: not made yet)
+    generated: bool = False  # levels made "more like this" in the app, kept in the data directory
 
     @property
     def is_file(self) -> bool:
@@ -90,11 +91,19 @@ def daily_shelves(data_dir: str, date: datetime.date) -> list[Shelf]:
     return [Shelf(entry.family, entry.family.capitalize(), (entry,), daily=True) for entry in entries]
 
 
+def generated_shelves(data_dir: str) -> list[Shelf]:
+    """The levels made "more like this", a shelf per recipe (`generated.keep_more`); a file
+    that no longer reads is left out (the next level made like it writes it afresh)."""
+    shelves = [load_file_shelf(path) for path in kept_series_paths(data_dir)]
+    return [replace(shelf, generated=True) for shelf in shelves if not shelf.error]
+
+
 def build_catalog(store: ProgressStore, today: datetime.date | None = None) -> tuple[list[Shelf], list[str]]:
-    """Bundled shelves, the day's puzzles, then recent files (newest first), and any load
-    errors to show."""
+    """Bundled shelves, the day's puzzles, the levels made "more like this", then recent
+    files (newest first), and any load errors to show."""
     shelves, errors = bundled_shelves()
     shelves += daily_shelves(store.data_dir, today or datetime.date.today())
+    shelves += generated_shelves(store.data_dir)
     for path in store.recent:
         shelf = load_file_shelf(path)
         if shelf.error or as_bundled(list(shelf.entries)) == list(shelf.entries):  # (not a bundled pack again)

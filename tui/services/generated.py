@@ -26,6 +26,7 @@ from fewest.tui.services.progress import _write_atomically as write_atomically  
 GENERATED_KEY = "Generated"  # the header that keeps a level's recipe
 DAILY_DIFFICULTY = "medium"
 DAILY_DIR = "daily"  # in the data directory: the day's puzzles, made on first open
+MORE_DIR = "generated"  # in the data directory: levels made by "more like this", a file per recipe
 _RECIPE = re.compile(r"^(\w+) (easy|medium|hard|expert|par \d+)(?: size (\d+)x(\d+))? seed (\S+) #(\d+)$")
 
 
@@ -53,6 +54,10 @@ class Recipe:
     def title(self) -> str:
         how = self.difficulty if self.par is None else f"par {self.par}"
         return f"{self.family.capitalize()} {how} #{self.number} (seed {self.seed})"
+
+    def series(self) -> str:
+        """The recipe but its number: what the levels of one run share (`traffic hard seed 7`)."""
+        return self.text().rsplit(" #", 1)[0]
 
     def following(self) -> Recipe:
         """The recipe of the next level with the same settings ("more like this")."""
@@ -181,3 +186,47 @@ def make_daily(data_dir: str, date: datetime.date, control: Control) -> list[Lev
     if entries is None:
         raise OSError(f"the day's puzzles in {os.path.join(data_dir, DAILY_DIR)} do not read back")
     return entries
+
+
+def more_path(data_dir: str, recipe: Recipe) -> str:
+    """Where the app keeps the levels made like `recipe` (its series: all but the number)."""
+    name = re.sub(r"[^\w.-]+", "-", recipe.series())
+    return os.path.join(data_dir, MORE_DIR, f"{name}{'.xsb' if recipe.family == 'sokoban' else '.fewest'}")
+
+
+def kept_like(data_dir: str, entry: LevelEntry) -> list[LevelEntry]:
+    """The levels kept of the series `entry` belongs to ([] when none, or not generated)."""
+    recipe = recipe_of(entry)
+    if recipe is None:
+        return []
+    try:
+        return [kept for kept in read_file(more_path(data_dir, recipe)) if _same_series(kept, recipe)]
+    except LevelFormatError:  # (missing, or spoilt: the next level made writes it afresh)
+        return []
+
+
+def keep_more(data_dir: str, entry: LevelEntry) -> LevelEntry:
+    """Keep a level made "more like this" in its series' file (atomically; OSError when the
+    disk refuses), and give it back as read from there (its source that file)."""
+    recipe = recipe_of(entry)
+    assert recipe is not None, "only generated levels are kept"
+    path = more_path(data_dir, recipe)
+    kept = [k for k in kept_like(data_dir, entry) if recipe_of(k) != recipe] + [entry]
+    kept.sort(key=lambda k: getattr(recipe_of(k), "number", 0))
+    write_atomically(os.path.dirname(path), path, pack_text(kept, f"Generated {recipe.series()}"))
+    return next(k for k in read_file(path) if recipe_of(k) == recipe)
+
+
+def kept_series_paths(data_dir: str) -> list[str]:
+    """The files of levels made "more like this", by name."""
+    folder = os.path.join(data_dir, MORE_DIR)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in names if name.endswith((".xsb", ".fewest"))]
+
+
+def _same_series(entry: LevelEntry, recipe: Recipe) -> bool:
+    other = recipe_of(entry)
+    return other is not None and other.series() == recipe.series()

@@ -91,3 +91,26 @@ def test_no_box_of_a_generated_sokoban_level_starts_on_its_goal():
 
 def test_describe_names_every_difficulty():
     assert describe("shift") == "shift: easy 1-4 on 3x3, medium 5-9 on 4x4, hard 10-16 on 5x5, expert 17-26 on 6x6"
+
+
+def test_box_changes_count_turns_from_one_box_to_another():
+    from fewest.engine.sokoban import moves_from_directions
+    from fewest.solvers.generate.sokoban import box_changes
+    from tests.sokoban_support import level
+
+    room = level("#############\n#.  $ @ $  .#\n#############")
+    # the left box, the right one, the left one again: two changes; one box pushed twice: none
+    assert box_changes(room, moves_from_directions(room, "llrrrrllllll")) == 2
+    assert box_changes(room, moves_from_directions(room, "lll")) == 0
+
+
+def test_generated_sokoban_plans_make_the_box_changes_asked():
+    from fewest.solvers.generate.sokoban import box_changes
+
+    target = replace(target_for("sokoban", "easy"), box_changes=3)
+    for seed in (1, 2):
+        proven = made("sokoban", target, seed)
+        assert replay_length(rules_for("sokoban"), proven.level, list(proven.moves)) == proven.par
+        assert box_changes(proven.level, proven.moves) >= 3
+    assert target_for("sokoban", "medium").box_changes == 3 and target_for("sokoban", par=50).box_changes == 5
+    assert target_for("traffic", "hard").box_changes == 0

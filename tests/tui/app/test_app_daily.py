@@ -12,7 +12,8 @@ from fewest.tui.app import browser as browser_module
 from fewest.tui.app.app import FewestApp
 from fewest.tui.app.solved_screen import SolvedScreen
 from fewest.tui.services.generated import (
-    FAMILIES, GENERATED_KEY, Recipe, daily_path, daily_recipes, recipe_of,
+    FAMILIES, GENERATED_KEY, Recipe, daily_path, daily_recipes, keep_more, kept_like, more_path, next_recipe,
+    recipe_of,
 )
 from fewest.tui.services.catalog import MAKE_DAILY
 from tests.app_support import SIZE, board_screen, entries, quiet_app, wait_for
@@ -85,7 +86,8 @@ async def test_more_like_this_makes_the_next_level_of_the_recipe(tmp_path):
     from fewest.solvers.common.control import Control
 
     first = generated_entry(Recipe("shift", "easy", seed="7"), Control())
-    app = quiet_app(FewestApp([first], 0, data_dir=str(tmp_path / "data")))
+    data = str(tmp_path / "data")
+    app = quiet_app(FewestApp([first], 0, data_dir=data))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: board_screen(app) is not None)
         screen = board_screen(app)
@@ -95,6 +97,20 @@ async def test_more_like_this_makes_the_next_level_of_the_recipe(tmp_path):
         assert recipe_of(made) == Recipe("shift", "easy", seed="7", number=2)
         assert made.level == generated_entry(Recipe("shift", "easy", seed="7", number=2), Control()).level
         assert api.solve("shift", made.level).length == made.par
+    # kept in the data directory: the browser lists it under "More like this", and the next
+    # N, even from the first level again, goes on after the levels kept
+    path = more_path(data, recipe_of(made))
+    assert made.source == path and [e.level for e in read_file(path)] == [made.level]
+    app = quiet_app(FewestApp(data_dir=data))
+    async with app.run_test(size=SIZE) as pilot:
+        browser = app.screen
+        (leaf,) = _group(browser, "More like this").children
+        assert [e.key for e in browser.shelves[leaf.data].entries] == [made.key]
+    assert next_recipe(first, [first, *kept_like(data, first)]).number == 3
+    third = generated_entry(Recipe("shift", "easy", seed="7", number=3), Control())
+    keep_more(data, third)
+    keep_more(data, made)  # (kept once: made again, it replaces itself)
+    assert [recipe_of(e).number for e in read_file(path)] == [2, 3]
 
 
 async def test_more_like_this_on_a_level_not_generated_says_so(tmp_path):

@@ -23,7 +23,7 @@ from textual.widgets import Header
 
 from fewest.engine.base import IllegalMoveError, InvalidMoveError, format_plan
 from fewest.engine.game import EntryKind, Game
-from fewest.levels.base import LevelEntry
+from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
 from fewest.tui.app.keys_footer import KeysFooter
@@ -31,7 +31,9 @@ from fewest.tui.app.frontends import board_class, family_title
 from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
 from fewest.solvers.common.control import Control
 from fewest.tui.services.catalog import chosen_metric, par_of, reread
-from fewest.tui.services.generated import Recipe, daily_share, generated_entry, next_recipe, recipe_of
+from fewest.tui.services.generated import (
+    Recipe, daily_share, generated_entry, keep_more, kept_like, next_recipe, recipe_of,
+)
 from fewest.tui.services.known_plans import solving_plan
 from fewest.tui.services.moves_text import copied_note, pasted_plan
 from fewest.tui.services.pars import keep_proven_par
@@ -515,9 +517,10 @@ class BoardScreen(Screen[int]):
 
     # ----- more like this -------------------------------------------------
     def action_more_like_this(self) -> None:
-        """A new level from the recipe of this generated one, the next number on, made in a
-        thread and played next (kept in this list of levels)."""
-        recipe = next_recipe(self.entry, self.entries)
+        """A new level from the recipe of this generated one, the next number on (after those
+        kept already), made in a thread, kept in the data directory (the browser's "More like
+        this" shelves) and played next."""
+        recipe = next_recipe(self.entry, [*self.entries, *kept_like(self.store.data_dir, self.entry)])
         if recipe is None:
             self.say("N makes more levels like a generated one (the Daily shelf, fewest generate); "
                      "this level was not generated.")
@@ -527,11 +530,15 @@ class BoardScreen(Screen[int]):
 
     def _make_more(self, recipe: Recipe) -> None:
         entry = generated_entry(recipe, Control(), source=f"<generated: {recipe.text()}>")
-        self.app.call_from_thread(self._more_made, entry)
+        try:
+            entry, note = keep_more(self.store.data_dir, entry), ""
+        except (OSError, LevelFormatError) as exc:
+            note = f" Not kept: {exc}"
+        self.app.call_from_thread(self._more_made, entry, note)
 
-    def _more_made(self, entry: LevelEntry) -> None:
+    def _more_made(self, entry: LevelEntry, note: str = "") -> None:
         self.entries.insert(self.index + 1, entry)
         if self.app.screen is not self:  # (the player left meanwhile: n finds it later)
             return
         self._switch(self.index + 1)
-        self.say(f"New level: {entry.display_title()}, par {entry.par} (proven).")
+        self.say(f"New level: {entry.display_title()}, par {entry.par} (proven).{note}")
