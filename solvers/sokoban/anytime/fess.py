@@ -29,7 +29,7 @@ from dataclasses import replace
 from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.board.board import Board, cells_of
 from fewest.solvers.sokoban.board.tables import Tables, sides_of
-from fewest.solvers.sokoban.plans.packing_order import Features, Push, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.packing_order import Features, Push, packed_in_order, packed_search, packing_orders
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 
@@ -44,17 +44,21 @@ def fess_search(
     if orders is None:
         orders = packing_orders(board, boxes, player)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=tuning.fess.cell_turn))
-    return packed_search(tables, boxes, player, control, orders, knobs, fess_features(board, orders))
+    plan = packed_search(tables, boxes, player, control, orders, knobs, fess_features(board, orders))
+    if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
+        plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}))
+    return plan
 
 
 def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
     """A position's FESS cell from its boxes (see above); `orders` as packing_orders."""
-    packed_goals = sum(1 << goal for goal in orders) or board.goals
+    packed_goals = sum(1 << goal for goal in orders)
+    order_list = list(set(orders.values()))
     doors = doorways(board)
-    near_orders = board.spread(sum(1 << goal for goal in orders)) & board.floor & ~board.goals
+    near_orders = board.spread(packed_goals) & board.floor & ~board.goals
 
     def features(boxes: int) -> tuple[int, int, int, int]:
-        packed = boxes & packed_goals
+        packed = packed_in_order(boxes, order_list) if orders else boxes & board.goals
         loose = boxes & ~packed
         in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))

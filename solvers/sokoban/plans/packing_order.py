@@ -120,9 +120,7 @@ class _PackingSearch:
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise = knobs.cell_turn, knobs.advise
         self.board = board = tables.board
-        self.packed_goals = 0  # goals of ordered areas: a box there is in place for good
-        for goal in orders:
-            self.packed_goals |= 1 << goal
+        self.order_list = list(set(orders.values()))
         self.shift = board.size.bit_length()
         self.walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
         self.came: dict[int, tuple[int | None, list[Push]]] = {}
@@ -170,14 +168,14 @@ class _PackingSearch:
     def distance(self, boxes: int) -> int:
         """The boxes not yet packed, matched to the goals not yet packed (push distances
         with the packed boxes as walls)."""
-        packed = boxes & self.packed_goals
+        packed = self.packed(boxes)
         rows = self.walls_of(packed).rows
         return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
 
     def _features(self, boxes: int) -> tuple[int, int]:
         """The position's cell: its boxes packed (more first) and the pieces the boxes cut
         the free floor into (fewer first)."""
-        return -(boxes & self.packed_goals).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
+        return -self.packed(boxes).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
 
     def enqueue(self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
         """Keep a new position: its way back, and its entry in both queues."""
@@ -207,7 +205,7 @@ class _PackingSearch:
         board, goals = self.board, self.board.goals
         free = board.floor & ~boxes
         seen = board.reach(player, free)
-        stuck = boxes & self.packed_goals
+        stuck = self.packed(boxes)
         walls = self.walls_of(stuck)
         live = walls.live
         loose = boxes & ~stuck
@@ -229,9 +227,8 @@ class _PackingSearch:
         self._pushed(key, boxes, walls, stuck, loose, candidates)
 
     def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
-        """Queue the children of the pushes `candidates` from the position `key`: a push onto
-        an ordered area's goal goes on to the order's next empty goal, or is not made."""
-        board, orders, came, goals = self.board, self.orders, self.came, self.board.goals
+        """Queue the children of the pushes `candidates` from the position `key` (_made)."""
+        came = self.came
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
@@ -239,36 +236,59 @@ class _PackingSearch:
         matching = None
         for d, step, movable in candidates:
             for cell in cells_of(movable):
-                target = cell + step
-                moved = boxes ^ (1 << cell) ^ (1 << target)
-                pushes = [(cell, d)]
-                at = cell  # where the player stands after the pushes
-                packing = orders.get(target)
-                if packing is not None:
-                    goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
-                    if goal != target:
-                        more = _lone_pushes(board, walls, moved & ~(1 << target), target, cell, goal)
-                        if more is None:
-                            continue
-                        pushes += more
-                        moved ^= (1 << target) | (1 << goal)
-                        at = more[-1][0]
-                elif frozen_group(walls, moved & ~stuck, target) & ~goals:
-                    continue  # frozen off its goal for ever
-                child = self.region_key(moved, at)
-                if child in came:
-                    continue
-                if packing is not None or len(order) < 3:
-                    left = self.distance(moved)
-                else:
-                    if matching is None:
-                        matching = assign(rows)
-                    row = order.index(cell)
-                    moved_rows = rows[:]
-                    moved_rows[row] = walls.rows[target]
-                    left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
-                if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at)
+                for pushes, moved, at, packs in self._made(boxes, walls, stuck, cell, d, step):
+                    child = self.region_key(moved, at)
+                    if child in came:
+                        continue
+                    if packs or len(order) < 3:
+                        left = self.distance(moved)
+                    else:
+                        if matching is None:
+                            matching = assign(rows)
+                        row = order.index(cell)
+                        moved_rows = rows[:]
+                        moved_rows[row] = walls.rows[cell + step]
+                        left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
+                    if left < UNREACHABLE:
+                        self.enqueue(child, key, pushes, left, moved, at)
+
+    def _made(self, boxes: int, walls: Tables, stuck: int, cell: int, d: int, step: int) -> list:
+        """The children of pushing the box on `cell` in direction `d`, each (its pushes, the
+        boxes after, the player's cell after, whether it packs a box): a push onto an ordered
+        area's goal other than the order's next empty one goes on, as one macro, to that
+        next goal; it is also made alone, the box left loose there (a box may need to cross
+        the area on its way elsewhere), unless that freezes a box off its goal."""
+        target = cell + step
+        moved = boxes ^ (1 << cell) ^ (1 << target)
+        packing = self.orders.get(target)
+        made = []
+        if packing is not None:
+            goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
+            if goal == target:
+                return [([(cell, d)], moved, cell, True)]
+            more = _lone_pushes(self.board, walls, moved & ~(1 << target), target, cell, goal)
+            if more is not None:
+                made.append(([(cell, d)] + more, moved ^ (1 << target) ^ (1 << goal), more[-1][0], True))
+        if not frozen_group(walls, moved & ~stuck, target) & ~self.board.goals:
+            made.append(([(cell, d)], moved, cell, False))
+        return made
+
+    def packed(self, boxes: int) -> int:
+        """The boxes on the goals of an order filled from its first goal on, with no gap:
+        in place for good (a box on an order's goal further on is loose)."""
+        return packed_in_order(boxes, self.order_list)
+
+
+def packed_in_order(boxes: int, orders: list[tuple[int, ...]]) -> int:
+    """The boxes of `boxes` on the goals of each of the `orders` filled from its first goal
+    on, with no gap."""
+    packed = 0
+    for order in orders:
+        for goal in order:
+            if not (boxes >> goal) & 1:
+                break
+            packed |= 1 << goal
+    return packed
 
 
 def _advised(
