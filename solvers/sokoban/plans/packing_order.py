@@ -12,8 +12,11 @@ does the same, with no claim to be short:
   is the first one in.
 - A push that brings a box onto such an area's goal goes on, as one macro, to
   the next goal of the order that is still empty (the shortest push path of
-  that box alone, the other boxes in place), or is not made. Boxes on the
-  area's goals never move again.
+  that box alone, the other boxes in place); it is also made alone (a box
+  may cross the area on its way elsewhere). Boxes on an order's goals filled
+  from its first with no gap are packed: they never move again. (With every
+  box on the area's goals packed and no push alone, Sasquatch #30 had no
+  plan after 76 positions; XSokoban #55 none in 10 s.)
 - Best-first search over (boxes, player's region), taking positions in turn
   from two queues. One is greedy: the position whose loose boxes match the
   empty goals for the fewest pushes first (push distances with the packed
