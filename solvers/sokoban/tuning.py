@@ -158,6 +158,9 @@ class PackingTuning:
 
     cell_turn: int = 2  # every cell_turn-th position expanded comes from the cells (0: none do)
     advise: bool = True  # a position from the cells also gets the packing advisor's children
+    # In the cells, positions come by their weight first (see packing_order.py's enqueue), then
+    # by the matching; False: by the matching alone (the FESS-like finder turns it on).
+    weighted: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,11 @@ class FessTuning:
     # #73, #79; the packing search's own features at 2: #1, #4, #7, #34, #58, #64, #67, #73,
     # #79, #82. At 1 it finds the most the packing search does not (#37).
     cell_turn: int = 1
+    # Positions in a cell by FESS's weights (moves advised or bettering a feature cost nothing,
+    # others one), then by the matching, not by the matching alone. XSokoban every third level
+    # (30), 6,000 positions a level: plans for 18 (12 without: #10, #19, #31, #46, #58, #61,
+    # #70 and #76 gained, #34 lost).
+    weighted: bool = True
 
 
 @dataclass(frozen=True)

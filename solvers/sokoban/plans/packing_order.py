@@ -121,7 +121,7 @@ class _PackingSearch:
         none does) and advise (such a position also gets the packing advisor's children).
         `features`: a position's cell (None: `_features`)."""
         self.tables, self.orders, self.control = tables, orders, control
-        self.cell_turn, self.advise = knobs.cell_turn, knobs.advise
+        self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
         self.board = board = tables.board
         self.order_list = list(set(orders.values()))
         self.shift = board.size.bit_length()
@@ -130,6 +130,8 @@ class _PackingSearch:
         self.queue: list = []
         self.cells: dict[tuple[int, int], list] = {}
         self.visits: dict[tuple[int, int], int] = {}
+        self.weights: dict[int, int] = {}
+        self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
 
@@ -139,7 +141,8 @@ class _PackingSearch:
         came[start] = (None, [])
         first = (self.distance(boxes), 0, start, boxes, player)
         self.queue.append(first)
-        self.cells[self.features(boxes)] = [first]
+        self.cells[self.features(boxes)] = [(0,) + first]
+        self.weights[start] = 0
         done = set()  # positions expanded (each is in two queues)
         with control.metered(ENTRY_BYTES) as meter:
             turn = self.cell_turn
@@ -180,13 +183,22 @@ class _PackingSearch:
         the free floor into (fewer first)."""
         return -self.packed(boxes).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
 
-    def enqueue(self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
-        """Keep a new position: its way back, and its entry in both queues."""
+    def enqueue(
+        self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int, advised: bool = False
+    ) -> None:
+        """Keep a new position: its way back, and its entry in both queues. In the cells it
+        comes by its weight first: its parent's, plus one unless it was advised or betters
+        one of the parent's features (FESS's weights: an advisor's move costs nothing)."""
         self.came[child] = (parent, pushes)
         self.count += 1
         entry = (left, self.count, child, moved, at)
         heapq.heappush(self.queue, entry)
-        heapq.heappush(self.cells.setdefault(self.features(moved), []), entry)
+        cell = self.features(moved)
+        weight = self.weights[parent]
+        if self.weighted and not advised and not any(now < before for now, before in zip(cell, self.parent_cell)):
+            weight += 1
+        self.weights[child] = weight
+        heapq.heappush(self.cells.setdefault(cell, []), (weight,) + entry)
 
     def _take(self, from_cells: bool) -> tuple[int, int, int]:
         """The next position (key, boxes, player), from the cells or the greedy queue."""
@@ -196,7 +208,7 @@ class _PackingSearch:
             cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
             visits[cell_key] = visits.get(cell_key, 0) + 1
             in_cell = cells[cell_key]
-            _, _, key, boxes, player = heapq.heappop(in_cell)
+            _, _, _, key, boxes, player = heapq.heappop(in_cell)
             if not in_cell:
                 del cells[cell_key]
         else:
@@ -206,6 +218,7 @@ class _PackingSearch:
     def _expand(self, key: int, boxes: int, player: int, from_cells: bool) -> None:
         """Queue the children of a position taken out (and, from the cells, the advisor's)."""
         board, goals = self.board, self.board.goals
+        self.parent_cell = self.features(boxes)
         free = board.floor & ~boxes
         seen = board.reach(player, free)
         stuck = self.packed(boxes)
@@ -226,7 +239,7 @@ class _PackingSearch:
             if child not in self.came:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at)
+                    self.enqueue(child, key, pushes, left, moved, at, True)
         self._pushed(key, boxes, walls, stuck, loose, candidates)
 
     def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
