@@ -191,8 +191,8 @@ class FessTuning:
     cell_turn: int = 1
     # Positions in a cell by FESS's weights (moves advised or bettering a feature cost nothing,
     # others one), then by the matching, not by the matching alone. XSokoban every third level
-    # (30), 6,000 positions a level: plans for 18 (12 without: #10, #19, #31, #46, #58, #61,
-    # #70 and #76 gained, #34 lost).
+    # (30), 6,000 positions a level: plans for 18 (9 without: #4, #10, #19, #31, #46, #55, #58,
+    # #61, #70 and #76 gained, #34 lost). Weight 0 for advised moves alone: 17.
     weighted: bool = True
 
 

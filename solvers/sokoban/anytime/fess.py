@@ -18,7 +18,7 @@ turns between): the search goes where a feature is best and taken least often.
 In a cell, positions come by FESS's weights: a move the packing advisor gives,
 or one that betters a feature of the position it is made from, costs nothing,
 any other one; the least weight first, then the least matching (the matching
-alone: plans for 12 of every third XSokoban level in 6,000 positions, by weight 18).
+alone: plans for 9 of every third XSokoban level in 6,000 positions, by weight 18).
 It finds plans the packing search does not (XSokoban #37), and misses some it
 finds (#58, #73, #82): the anytime solver runs both. The deadlock tables, PI-corrals,
 packing orders and the packing advisor are the packing search's own.
