@@ -228,6 +228,9 @@ class AnytimeTuning:
     # With a plan from them, the proof stops this much of the time and node budgets early (in
     # place of the best effort's searches) and the improver goes on with the plan on the rest.
     improve_tail: float = 0.2
+    # Of that tail, the best effort's searches go first on this much (their plan kept when
+    # shorter): XSokoban #79's weighted search gave a shorter plan than the finder's improved.
+    tail_effort: float = 0.5
     memory_share: float = 0.5  # of the memory budget, for them
     # Of the finders' time, where the packing search (a goal-room level) stops (then the
     # FESS-like finder has the rest). Most of the packing search's plans come in under 0.4 s.
