@@ -158,6 +158,9 @@ class PackingTuning:
 
     cell_turn: int = 2  # every cell_turn-th position expanded comes from the cells (0: none do)
     advise: bool = True  # a position from the cells also gets the packing advisor's children
+    # In the cells, positions come by their weight first (see packing_order.py's enqueue), then
+    # by the matching; False: by the matching alone (the FESS-like finder turns it on).
+    weighted: bool = False
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,11 @@ class FessTuning:
     # #73, #79; the packing search's own features at 2: #1, #4, #7, #34, #58, #64, #67, #73,
     # #79, #82. At 1 it finds the most the packing search does not (#37).
     cell_turn: int = 1
+    # Positions in a cell by FESS's weights (moves advised or bettering a feature cost nothing,
+    # others one), then by the matching, not by the matching alone. XSokoban every third level
+    # (30), 6,000 positions a level: plans for 18 (9 without: #4, #10, #19, #31, #46, #55, #58,
+    # #61, #70 and #76 gained, #34 lost). Weight 0 for advised moves alone: 17.
+    weighted: bool = True
 
 
 @dataclass(frozen=True)
@@ -220,11 +228,15 @@ class AnytimeTuning:
     # With a plan from them, the proof stops this much of the time and node budgets early (in
     # place of the best effort's searches) and the improver goes on with the plan on the rest.
     improve_tail: float = 0.2
+    # Of that tail, the best effort's searches go first on this much (their plan kept when
+    # shorter): XSokoban #79's weighted search gave a shorter plan than the finder's improved.
+    tail_effort: float = 0.5
     memory_share: float = 0.5  # of the memory budget, for them
     # Of the finders' time, where the packing search (a goal-room level) stops (then the
-    # FESS-like finder has the rest). Most of the packing search's plans come in under 0.4 s,
-    # and it soon goes through every position it allows where it finds none.
-    packed_share: float = 0.3
+    # FESS-like finder has the rest). Most of the packing search's plans come in under 0.4 s.
+    # With its weights the finder finds all but one (#34) of the packing search's plans on
+    # every third XSokoban level, and more (#31 and #46 need it for 3-15 s): 0.3 -> 0.1.
+    packed_share: float = 0.1
 
 
 @dataclass(frozen=True)

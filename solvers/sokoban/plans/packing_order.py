@@ -12,8 +12,11 @@ does the same, with no claim to be short:
   is the first one in.
 - A push that brings a box onto such an area's goal goes on, as one macro, to
   the next goal of the order that is still empty (the shortest push path of
-  that box alone, the other boxes in place), or is not made. Boxes on the
-  area's goals never move again.
+  that box alone, the other boxes in place); it is also made alone (a box
+  may cross the area on its way elsewhere). Boxes on an order's goals filled
+  from its first with no gap are packed: they never move again. (With every
+  box on the area's goals packed and no push alone, Sasquatch #30 had no
+  plan after 76 positions; XSokoban #55 none in 10 s.)
 - Best-first search over (boxes, player's region), taking positions in turn
   from two queues. One is greedy: the position whose loose boxes match the
   empty goals for the fewest pushes first (push distances with the packed
@@ -118,17 +121,17 @@ class _PackingSearch:
         none does) and advise (such a position also gets the packing advisor's children).
         `features`: a position's cell (None: `_features`)."""
         self.tables, self.orders, self.control = tables, orders, control
-        self.cell_turn, self.advise = knobs.cell_turn, knobs.advise
+        self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
         self.board = board = tables.board
-        self.packed_goals = 0  # goals of ordered areas: a box there is in place for good
-        for goal in orders:
-            self.packed_goals |= 1 << goal
+        self.order_list = list(set(orders.values()))
         self.shift = board.size.bit_length()
         self.walled: dict[int, Tables] = {0: tables}  # packed boxes -> tables with them as walls
         self.came: dict[int, tuple[int | None, list[Push]]] = {}
         self.queue: list = []
         self.cells: dict[tuple[int, int], list] = {}
         self.visits: dict[tuple[int, int], int] = {}
+        self.weights: dict[int, int] = {}
+        self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
 
@@ -138,7 +141,8 @@ class _PackingSearch:
         came[start] = (None, [])
         first = (self.distance(boxes), 0, start, boxes, player)
         self.queue.append(first)
-        self.cells[self.features(boxes)] = [first]
+        self.cells[self.features(boxes)] = [(0,) + first]
+        self.weights[start] = 0
         done = set()  # positions expanded (each is in two queues)
         with control.metered(ENTRY_BYTES) as meter:
             turn = self.cell_turn
@@ -170,22 +174,31 @@ class _PackingSearch:
     def distance(self, boxes: int) -> int:
         """The boxes not yet packed, matched to the goals not yet packed (push distances
         with the packed boxes as walls)."""
-        packed = boxes & self.packed_goals
+        packed = self.packed(boxes)
         rows = self.walls_of(packed).rows
         return min_cost([rows[box] for box in cells_of(boxes & ~packed)])
 
     def _features(self, boxes: int) -> tuple[int, int]:
         """The position's cell: its boxes packed (more first) and the pieces the boxes cut
         the free floor into (fewer first)."""
-        return -(boxes & self.packed_goals).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
+        return -self.packed(boxes).bit_count(), len(self.board.parts(self.board.floor & ~boxes))
 
-    def enqueue(self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int) -> None:
-        """Keep a new position: its way back, and its entry in both queues."""
+    def enqueue(
+        self, child: int, parent: int, pushes: list[Push], left: int, moved: int, at: int, advised: bool = False
+    ) -> None:
+        """Keep a new position: its way back, and its entry in both queues. In the cells it
+        comes by its weight first: its parent's, plus one unless it was advised or betters
+        one of the parent's features (FESS's weights: an advisor's move costs nothing)."""
         self.came[child] = (parent, pushes)
         self.count += 1
         entry = (left, self.count, child, moved, at)
         heapq.heappush(self.queue, entry)
-        heapq.heappush(self.cells.setdefault(self.features(moved), []), entry)
+        cell = self.features(moved)
+        weight = self.weights[parent]
+        if self.weighted and not advised and not any(now < before for now, before in zip(cell, self.parent_cell)):
+            weight += 1
+        self.weights[child] = weight
+        heapq.heappush(self.cells.setdefault(cell, []), (weight,) + entry)
 
     def _take(self, from_cells: bool) -> tuple[int, int, int]:
         """The next position (key, boxes, player), from the cells or the greedy queue."""
@@ -195,7 +208,7 @@ class _PackingSearch:
             cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
             visits[cell_key] = visits.get(cell_key, 0) + 1
             in_cell = cells[cell_key]
-            _, _, key, boxes, player = heapq.heappop(in_cell)
+            _, _, _, key, boxes, player = heapq.heappop(in_cell)
             if not in_cell:
                 del cells[cell_key]
         else:
@@ -205,9 +218,10 @@ class _PackingSearch:
     def _expand(self, key: int, boxes: int, player: int, from_cells: bool) -> None:
         """Queue the children of a position taken out (and, from the cells, the advisor's)."""
         board, goals = self.board, self.board.goals
+        self.parent_cell = self.features(boxes)
         free = board.floor & ~boxes
         seen = board.reach(player, free)
-        stuck = boxes & self.packed_goals
+        stuck = self.packed(boxes)
         walls = self.walls_of(stuck)
         live = walls.live
         loose = boxes & ~stuck
@@ -218,19 +232,19 @@ class _PackingSearch:
         inward = corral_pushes(board, boxes, seen, live, stuck)
         if inward is not None:  # (a corral's boxes must move first: the other pushes can wait)
             candidates = inward
-        children = _advised(board, walls, self.orders, boxes, loose, player) if self.advise and from_cells else []
+        # (only boxes with a push now can go anywhere: the others' searches were wasted)
+        children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
         for pushes, moved, at in children:
             child = self.region_key(moved, at)
             if child not in self.came:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at)
+                    self.enqueue(child, key, pushes, left, moved, at, True)
         self._pushed(key, boxes, walls, stuck, loose, candidates)
 
     def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
-        """Queue the children of the pushes `candidates` from the position `key`: a push onto
-        an ordered area's goal goes on to the order's next empty goal, or is not made."""
-        board, orders, came, goals = self.board, self.orders, self.came, self.board.goals
+        """Queue the children of the pushes `candidates` from the position `key` (_made)."""
+        came = self.came
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
@@ -238,42 +252,65 @@ class _PackingSearch:
         matching = None
         for d, step, movable in candidates:
             for cell in cells_of(movable):
-                target = cell + step
-                moved = boxes ^ (1 << cell) ^ (1 << target)
-                pushes = [(cell, d)]
-                at = cell  # where the player stands after the pushes
-                packing = orders.get(target)
-                if packing is not None:
-                    goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
-                    if goal != target:
-                        more = _lone_pushes(board, walls, moved & ~(1 << target), target, cell, goal)
-                        if more is None:
-                            continue
-                        pushes += more
-                        moved ^= (1 << target) | (1 << goal)
-                        at = more[-1][0]
-                elif frozen_group(walls, moved & ~stuck, target) & ~goals:
-                    continue  # frozen off its goal for ever
-                child = self.region_key(moved, at)
-                if child in came:
-                    continue
-                if packing is not None or len(order) < 3:
-                    left = self.distance(moved)
-                else:
-                    if matching is None:
-                        matching = assign(rows)
-                    row = order.index(cell)
-                    moved_rows = rows[:]
-                    moved_rows[row] = walls.rows[target]
-                    left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
-                if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at)
+                for pushes, moved, at, packs in self._made(boxes, walls, stuck, cell, d, step):
+                    child = self.region_key(moved, at)
+                    if child in came:
+                        continue
+                    if packs or len(order) < 3:
+                        left = self.distance(moved)
+                    else:
+                        if matching is None:
+                            matching = assign(rows)
+                        row = order.index(cell)
+                        moved_rows = rows[:]
+                        moved_rows[row] = walls.rows[cell + step]
+                        left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
+                    if left < UNREACHABLE:
+                        self.enqueue(child, key, pushes, left, moved, at)
+
+    def _made(self, boxes: int, walls: Tables, stuck: int, cell: int, d: int, step: int) -> list:
+        """The children of pushing the box on `cell` in direction `d`, each (its pushes, the
+        boxes after, the player's cell after, whether it packs a box): a push onto an ordered
+        area's goal other than the order's next empty one goes on, as one macro, to that
+        next goal; it is also made alone, the box left loose there (a box may need to cross
+        the area on its way elsewhere), unless that freezes a box off its goal."""
+        target = cell + step
+        moved = boxes ^ (1 << cell) ^ (1 << target)
+        packing = self.orders.get(target)
+        made = []
+        if packing is not None:
+            goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
+            if goal == target:
+                return [([(cell, d)], moved, cell, True)]
+            more = _lone_pushes(self.board, walls, moved & ~(1 << target), target, cell, goal)
+            if more is not None:
+                made.append(([(cell, d)] + more, moved ^ (1 << target) ^ (1 << goal), more[-1][0], True))
+        if not frozen_group(walls, moved & ~stuck, target) & ~self.board.goals:
+            made.append(([(cell, d)], moved, cell, False))
+        return made
+
+    def packed(self, boxes: int) -> int:
+        """The boxes on the goals of an order filled from its first goal on, with no gap:
+        in place for good (a box on an order's goal further on is loose)."""
+        return packed_in_order(boxes, self.order_list)
+
+
+def packed_in_order(boxes: int, orders: list[tuple[int, ...]]) -> int:
+    """The boxes of `boxes` on the goals of each of the `orders` filled from its first goal
+    on, with no gap."""
+    packed = 0
+    for order in orders:
+        for goal in order:
+            if not (boxes >> goal) & 1:
+                break
+            packed |= 1 << goal
+    return packed
 
 
 def _advised(
     board: Board, walls: Tables, orders: dict[int, tuple[int, ...]], boxes: int, loose: int, player: int
 ) -> list[tuple[list[Push], int, int]]:
-    """The packing advisor: (pushes, boxes after, player's cell after) for each loose box
+    """The packing advisor: (pushes, boxes after, player's cell after) for each box of `loose`
     that can go alone, the other boxes in place, all the way to the next empty goal of an
     order (as FESS's packing advisor, a whole packing step as one child)."""
     advised = []
@@ -347,26 +384,59 @@ def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> i
 def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
     """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
     the player on `player`; None when it cannot get there. A state is the box's cell and
-    the player's region beside it (by its lowest cell), as in _pulls_out."""
+    the player's region beside it (by its lowest cell), as in _pulls_out; A* on the lone
+    box's push distance (`tables`, whose goals hold `goal`), which never overestimates."""
     floor, steps = board.floor, board.steps
     free = floor & ~others
-    live = tables.live
+    # (the box keeps to cells from which it could reach the goal alone: the advisor's searches
+    # over every live cell were 60% of the FESS-like finder's time on XSokoban #13)
+    at_goal = (tables.board.goals & ((1 << goal) - 1)).bit_count()
+    rows = tables.rows
+    if rows[box][at_goal] >= UNREACHABLE or not _may_reach(board, free, box, goal):
+        return None
     region = board.reach(player, free & ~(1 << box))
-    came: dict = {(box, (region & -region).bit_length()): None}  # state -> (state before, push)
-    queue: deque = deque([(box, region)])
+    first = (box, (region & -region).bit_length())
+    came: dict = {first: None}  # state -> (state before, push)
+    pushes_to = {first: 0}
+    queue = [(rows[box][at_goal], 0, box, region)]
     while queue:
-        cell, region = queue.popleft()
+        _, pushes, cell, region = heapq.heappop(queue)
         state = (cell, (region & -region).bit_length())
         if cell == goal:
             return steps_back(came, state)
+        if pushes > pushes_to[state]:
+            continue  # (queued again since, by fewer pushes)
+        pushes += 1
         for d, step in enumerate(steps):
             behind, ahead = cell - step, cell + step
-            if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
+            if not (region >> behind) & 1 or not (free >> ahead) & 1:
                 continue
-            reached = board.reach(cell, free & ~(1 << ahead))  # (the player, left on `cell`)
+            left = rows[ahead][at_goal]
+            if left >= UNREACHABLE:
+                continue
+            reached = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)  # (the player, left on `cell`)
             after = (ahead, (reached & -reached).bit_length())
-            if after not in came:
+            if pushes < pushes_to.get(after, UNREACHABLE):
+                pushes_to[after] = pushes
                 came[after] = (state, (cell, d))
-                queue.append((ahead, reached))
+                heapq.heappush(queue, (pushes + left, pushes, ahead, reached))
     return None
 
+
+def _may_reach(board: Board, free: int, box: int, goal: int) -> bool:
+    """Can a lone box on `box` reach `goal` over `free` (the floor less the other boxes) if the
+    player could stand behind it wherever that cell is free? (No when not even so: the
+    advisor's searches fail four times in five, and this costs a few shifts a step.)"""
+    seen = 1 << box
+    while True:
+        grown = seen
+        for step in board.steps:
+            if step > 0:
+                grown |= ((seen & (free << step)) << step) & free  # (the cell behind free, then pushed on)
+            else:
+                grown |= ((seen & (free >> -step)) >> -step) & free
+        if (grown >> goal) & 1:
+            return True
+        if grown == seen:
+            return False
+        seen = grown

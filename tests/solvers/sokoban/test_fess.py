@@ -5,13 +5,14 @@ import pytest
 from fewest.engine import sokoban as S
 from fewest.levels import sokoban as L
 from fewest.solvers import Budget, Control
+from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.anytime.fess import doorways, fess_features, fess_search
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.plans.packing_order import packing_orders
 from tests import oracle
-from tests.sokoban_support import DATA, level, search_position
+from tests.sokoban_support import DATA, level, search_position, tuned
 from tests.solvers.sokoban.test_packing import CORRIDOR, XSOKOBAN_2
 
 # Two rooms joined by one cell (row 2, column 4): a box there, or on either side of it,
@@ -23,6 +24,22 @@ def microban(number: int) -> S.Level:
     """A level of the Microban copy in tests/data (David W. Skinner; test data only)."""
     return L.read_xsb((DATA / "Microban_155.xsb").read_text())[number - 1].level
 
+
+# XSokoban #58 ("screen.58", Thinking Rabbit; the XSokoban collection, test data only): a
+# room of 15 goals on the left, boxes scattered through rooms on the right.
+XSOKOBAN_58 = """\
+####################
+##...   ## #    #  #
+#....         $ ## #
+#....# # #$###$    #
+#...#    #       # #
+##.#  #$ #     $## #
+#  #  # $ $ ###  $ #
+#     $  $ #  # ## #
+## # ## #$$# $#  # #
+#  #   $ $ #      ##
+#    #     #  #   @#
+####################"""
 
 LEVELS = {"corridor": CORRIDOR, "xsokoban 2": XSOKOBAN_2, "two rooms": TWO_ROOMS}
 
@@ -47,6 +64,21 @@ def test_on_levels_with_no_goal_room_it_finds_plans_too(number):
     lvl = microban(number)
     assert not packing_orders(compile_board(lvl), *search_position(compile_board(lvl), S.initial_state(lvl)))
     oracle.replay_length(S, lvl, found(lvl))
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_positions_by_their_weight_in_a_cell_find_a_plan_the_matching_alone_does_not(weighted):
+    lvl = level(XSOKOBAN_58)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    tuning = tuned(fess={"weighted": weighted})
+    control = Control(Budget(nodes=200))
+    if weighted:  # (40 positions)
+        pushes = fess_search(build_tables(board), boxes, player, control, tuning=tuning)
+        oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, pushes)[0])
+    else:  # the check that the weights are what finds it
+        with pytest.raises(Stopped):
+            fess_search(build_tables(board), boxes, player, control, tuning=tuning)
 
 
 def test_a_doorway_is_a_cell_whose_loss_splits_the_floor():

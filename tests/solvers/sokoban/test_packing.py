@@ -12,7 +12,7 @@ from fewest.solvers.sokoban import solver
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
-from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
+from fewest.solvers.sokoban.plans.packing_order import _lone_pushes, _may_reach, packed_search, packing_orders
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.tuning import TUNING
@@ -313,3 +313,19 @@ def test_an_area_filled_from_its_far_end_keeps_its_order():
     assert orders == {goal: deepest_first for goal in goals}
     lvl = level(text)
     oracle.replay_length(S, lvl, packed_plan(lvl))
+
+
+# A room with one box and a goal three pushes to its right; a second box may block the row.
+LONE_ROOM = "#######\n#     #\n#@$  .#\n#     #\n#######"
+
+
+@pytest.mark.parametrize("blocked", [False, True])
+def test_a_lone_box_goes_to_its_goal_in_fewest_pushes_unless_walled_off(blocked):
+    board = compile_board(level(LONE_ROOM))
+    tables = build_tables(board)
+    box, goal, player = board.inside(2 * 7 + 2), board.inside(2 * 7 + 5), board.inside(2 * 7 + 1)
+    # a box just before the goal, the two cells beside it in the row above and below filled too
+    others = sum(1 << board.inside(r * 7 + 4) for r in (1, 2, 3)) if blocked else 0
+    pushes = _lone_pushes(board, tables, others, box, player, goal)
+    assert _may_reach(board, board.floor & ~others, box, goal) is not blocked
+    assert pushes == (None if blocked else [(box, 2), (box + 1, 2), (box + 2, 2)])
