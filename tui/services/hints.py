@@ -389,7 +389,7 @@ def count_text(answer: HintAnswer, pushes: int | None = None) -> str:
         bound = "" if answer.at_least is None else f"; at least {answer.at_least}"
         whose = "" if answer.origin is None else f"; {answer.origin}"
         if answer.stage in ("found", "improved"):
-            unproven = f" ({answer.stage}, not proven shortest{bound}; still searching)"
+            unproven = f" ({answer.stage}, not proven shortest{bound}{whose}; still searching)"
         else:
             unproven = f" (not proven shortest{bound}{whose})"
     return f"{moves} to solve from here{unproven}.  (h again shows the next move)"
