@@ -503,7 +503,8 @@ GRIGR_QUICK = {
 
 # Levels with no par that carry a plan the solver found, not proven shortest, which a hint
 # answers with at once (a minute's hint found none on #9 and #15): #9 and #15 with 150 s a
-# level, 95% of it for the searches that look for any plan (#40: 300 s), #81 in a minute's solve.
+# level, 95% of it for the searches that look for any plan (#40: 300 s, then 180 s of the
+# improver from that plan), #81 in a minute's solve.
 GRIGR_FOUND = {"sokoban_grigr2001.xsb": {9, 15, 40, 81}}
 
 
