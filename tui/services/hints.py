@@ -243,10 +243,18 @@ def hint_for(
             solution: Solution | None = None
         else:
             asked = position == state
+            saved = book.saved(position)
+            if asked and saved is not None and on_plan is not None:
+                # (a known solution answers at once; the search goes on to shorten it)
+                book.learn_found(position, saved[0], None)
+                early = HintAnswer(position, saved[0], Status.FOUND, origin=saved[1], metric=metric, stage="found")
+                counted = counted_after(book, early, last, book.known)
+                if counted is not None:
+                    on_plan(counted)
             solution = api.solve(family, level, position, metric=metric, budget=budget,
                                  should_stop=should_stop, on_progress=on_progress,
                                  on_plan=teller(position) if asked else None,
-                                 near_plan=_near_plan(book, earlier) if asked else None)
+                                 near_plan=_near_plan(book, [*earlier, position]) if asked else None)
             book.record(position, solution)
             if solution.status is Status.OPTIMAL:
                 return HintAnswer(position, tuple(solution.moves), metric=metric)
@@ -274,13 +282,18 @@ def hint_for(
 NEAR_BACK = 5  # positions back a plan known is looked for, to start a search near it
 
 
-def _near_plan(book: PlanBook, earlier: Sequence[Any]) -> tuple[Any, tuple] | None:
-    """The plan known from the latest of the last NEAR_BACK positions before this one that
-    has one (that position, the plan): a player who stepped off a hint's plan is near it."""
-    for position in list(earlier)[::-1][:NEAR_BACK]:
+def _near_plan(book: PlanBook, positions: Sequence[Any]) -> tuple[Any, tuple] | None:
+    """The plan known from the latest of `positions` (oldest first: this one last, and the
+    NEAR_BACK before it) that has one (that position, the plan): a player who stepped off a hint's plan
+    is near it. A search's plan, else the rest of a known solution (a level file's, the
+    player's best): the search starts from it rather than from nothing."""
+    for position in list(positions)[::-1][:NEAR_BACK + 1]:
         known = book.known(position)
         if known is not None and known.plan:
             return position, known.plan
+        saved = book.saved(position)
+        if saved is not None and saved[0]:
+            return position, saved[0]
     return None
 
 
@@ -376,7 +389,7 @@ def count_text(answer: HintAnswer, pushes: int | None = None) -> str:
         bound = "" if answer.at_least is None else f"; at least {answer.at_least}"
         whose = "" if answer.origin is None else f"; {answer.origin}"
         if answer.stage in ("found", "improved"):
-            unproven = f" ({answer.stage}, not proven shortest{bound}; still searching)"
+            unproven = f" ({answer.stage}, not proven shortest{bound}{whose}; still searching)"
         else:
             unproven = f" (not proven shortest{bound}{whose})"
     return f"{moves} to solve from here{unproven}.  (h again shows the next move)"

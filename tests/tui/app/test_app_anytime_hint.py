@@ -6,11 +6,14 @@ from __future__ import annotations
 import threading
 import time
 
+from fewest.levels.bundled import find_pack
 from fewest.solvers import api
-from fewest.solvers.common.solution import Status
+from fewest.solvers.common.solution import Solution, Status
+from fewest.tui.app.app import FewestApp
 from fewest.tui.app.boards import thinking
+from fewest.tui.services import hints
 from fewest.tui.services.hints import HintAnswer
-from tests.app_support import SIZE, board_screen, idle, make_app, wait_for
+from tests.app_support import SIZE, board_screen, idle, make_app, quiet_app, wait_for
 
 
 def _message(app) -> str:
@@ -76,3 +79,28 @@ async def test_escape_stops_the_search_and_the_plan_found_stays(tmp_path, monkey
         await pilot.press("h")  # (the plan found answers: its next move, no new search)
         await wait_for(pilot, lambda: _message(app).startswith("Next:"))
         assert not screen.thinker.busy and screen.thinker.answer.stage is None
+
+
+async def test_a_bundled_level_with_a_saved_solution_and_no_par_answers_at_once(tmp_path, monkeypatch):
+    searching = threading.Event()
+
+    def waits(*args, should_stop, **options):  # (a search that finds nothing until stopped)
+        searching.set()
+        while not should_stop():
+            time.sleep(0.005)
+        return Solution(Status.CANCELLED)
+
+    monkeypatch.setattr(hints.api, "solve", waits)
+    entry = find_pack("sokoban_grigr2001").entries[8]  # (#9: no par, a solution found saved under it)
+    assert entry.par is None and len(entry.solutions) == 1
+    moves = len(entry.solutions[0])
+    app = quiet_app(FewestApp([entry], 0, data_dir=str(tmp_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: "still searching" in _message(app))
+        assert _message(app).startswith(f"{moves} moves (")
+        assert "(found, not proven shortest; the level file's solution; still searching)" in _message(app)
+        assert searching.wait(5) and screen.thinker.busy  # (its search goes on, from the solution)
+        await pilot.press("escape")
+        await idle(pilot)

@@ -558,6 +558,35 @@ def test_a_known_solution_serves_where_the_search_finds_no_plan_as_short(monkeyp
             assert sokoban.is_solved(level, replay(sokoban, level, answer.plan, here))
 
 
+def test_a_known_solution_answers_before_the_search_which_starts_from_it_on_or_off_its_way(monkeypatch):
+    level = read_text(ROOM, "room.xsb")[0].level
+    start = sokoban.initial_state(level)
+    saved = tuple(parse_plan(sokoban, DETOUR))
+    told: list = []
+    searched: list = []
+
+    def search(*args, near_plan=None, **options):
+        searched.append((len(told), near_plan))
+        return Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2)
+
+    monkeypatch.setattr(hints.api, "solve", search)
+    for moves_in in (0, 3):
+        told.clear(), searched.clear()
+        book = PlanBook(sokoban, level)
+        book.learn_saved(start, saved, "the level file's solution")
+        here = replay(sokoban, level, saved[:moves_in])
+        hint_for("sokoban", level, here, [], book, lambda: False, on_plan=told.append)
+        assert [(answer.plan, answer.stage, answer.origin) for answer in told] == [
+            (saved[moves_in:], "found", "the level file's solution")]
+        assert searched == [(1, (here, saved[moves_in:]))]  # (told first; the search starts from it)
+        assert book.known(here).plan == saved[moves_in:]  # (and its tails: following it needs no search)
+        away = next(after for after in (sokoban.apply(level, here, move) for move in sokoban.legal_moves(level, here))
+                    if book.saved(after) is None)  # (a step off its way: the detour crosses itself)
+        told.clear(), searched.clear()
+        hint_for("sokoban", level, away, [start, here], book, lambda: False, on_plan=told.append)
+        assert told == [] and searched == [(0, (here, saved[moves_in:]))]  # (a step off: the search starts near)
+
+
 @pytest.mark.parametrize("whose", ["the level file's solution", "your best solution", "too long"])
 async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_path, monkeypatch, whose):
     monkeypatch.setattr(hints.api, "solve",
