@@ -22,9 +22,9 @@ def scheduler():
 
 
 def test_a_cluster_prints_what_two_workers_print(mixed, scheduler, capsys):  # noqa: F811
-    code = main(["solve", mixed, "--timeout", "0.3", "--jobs", "2", "--json"])
+    code = main(["solve", mixed, "--timeout", "1", "--jobs", "2", "--json"])
     local = capsys.readouterr()
-    assert main(["solve", mixed, "--timeout", "0.3", "--scheduler", scheduler, "--json"]) == code == 2
+    assert main(["solve", mixed, "--timeout", "1", "--scheduler", scheduler, "--json"]) == code == 2
     remote = capsys.readouterr()
     assert _steady(remote.out) == _steady(local.out)
     assert len(remote.out.splitlines()) == 4  # (the bad level is said on stderr)
