@@ -244,10 +244,13 @@ class _PackingSearch:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
                     self.enqueue(child, key, pushes, left, moved, at, True)
-        self._pushed(key, boxes, walls, stuck, loose, candidates)
+        self._pushed(key, boxes, walls, stuck, loose, candidates, seen)
 
-    def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
-        """Queue the children of the pushes `candidates` from the position `key` (_made)."""
+    def _pushed(
+        self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list, seen: int
+    ) -> None:
+        """Queue the children of the pushes `candidates` from the position `key` (_made),
+        where the player reaches `seen`."""
         came = self.came
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
@@ -257,7 +260,11 @@ class _PackingSearch:
         for d, step, movable in candidates:
             for cell in cells_of(movable):
                 for pushes, moved, at, packs in self._made(boxes, walls, stuck, cell, d, step):
-                    child = self.region_key(moved, at)
+                    if len(pushes) == 1:  # (the region after one push, from the one before: no flood fill mostly)
+                        region = self.board.pushed_region(seen, self.board.floor & ~moved, cell, cell + step)
+                        child = (moved << self.shift) | ((region & -region).bit_length() - 1)
+                    else:
+                        child = self.region_key(moved, at)
                     if child in came:
                         continue
                     if packs or len(order) < 3:
