@@ -132,6 +132,7 @@ class _PackingSearch:
         self.came: dict[int, tuple[int | None, list[Push]]] = {}
         self.queue: list = []
         self.cells: dict[tuple[int, int], list] = {}
+        self.cell_heap: list = []  # (visits, cell) of each cell with entries: the least taken first
         self.visits: dict[tuple[int, int], int] = {}
         self.weights: dict[int, int] = {}
         self.matchings: dict[int, array] = {}  # a queued position's matching (see _keep_matching)
@@ -145,7 +146,7 @@ class _PackingSearch:
         came[start] = (None, [])
         first = (self.distance(boxes), 0, start, boxes, player)
         self.queue.append(first)
-        self.cells[self.features(boxes)] = [(0,) + first]
+        self._in_cell(self.features(boxes), (0,) + first)
         self.weights[start] = 0
         done = set()  # positions expanded (each is in two queues)
         with control.metered(ENTRY_BYTES) as meter:
@@ -202,18 +203,28 @@ class _PackingSearch:
         if self.weighted and not advised and not any(now < before for now, before in zip(cell, self.parent_cell)):
             weight += 1
         self.weights[child] = weight
-        heapq.heappush(self.cells.setdefault(cell, []), (weight,) + entry)
+        self._in_cell(cell, (weight,) + entry)
+
+    def _in_cell(self, cell: tuple, entry: tuple) -> None:
+        """File an entry in its cell; a cell new or emptied before joins the heap of cells."""
+        in_cell = self.cells.get(cell)
+        if in_cell is None:
+            in_cell = self.cells[cell] = []
+            heapq.heappush(self.cell_heap, (self.visits.get(cell, 0), cell))
+        heapq.heappush(in_cell, entry)
 
     def _take(self, from_cells: bool) -> tuple[int, int, int]:
         """The next position (key, boxes, player), from the cells or the greedy queue."""
         if from_cells:
             # the cell taken from least often (ties: the most packed, the fewest pieces)
             cells, visits = self.cells, self.visits
-            cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
-            visits[cell_key] = visits.get(cell_key, 0) + 1
+            taken, cell_key = heapq.heappop(self.cell_heap)
+            visits[cell_key] = taken + 1
             in_cell = cells[cell_key]
             _, _, _, key, boxes, player = heapq.heappop(in_cell)
-            if not in_cell:
+            if in_cell:
+                heapq.heappush(self.cell_heap, (taken + 1, cell_key))
+            else:
                 del cells[cell_key]
         else:
             _, _, key, boxes, player = heapq.heappop(self.queue)
