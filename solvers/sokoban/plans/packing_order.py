@@ -51,11 +51,12 @@ The plan is any plan: the caller marks it not proven shortest.
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections import deque
 from typing import Callable
 
 from fewest.solvers.common.control import Control
-from fewest.solvers.common.assignment import assign, matching_cost, min_cost, reassign
+from fewest.solvers.common.assignment import Matching, assign, matching_cost, min_cost, reassign, warm_assign
 from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
@@ -67,8 +68,10 @@ Push = tuple[int, int]  # (box cell before the push, direction index)
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
 # A position kept (its key, parent and pushes, its entry in both queues, the tables per set
 # of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
-# positions kept; the greedy queue alone measures the same), counted as 520.
-ENTRY_BYTES = 520
+# positions kept; the greedy queue alone measures the same); with its matching kept for its
+# expansion (_keep_matching), 893 bytes (Sasquatch #25, 19 boxes, 15,000 positions expanded;
+# 583 without), counted as 900.
+ENTRY_BYTES = 900
 # A position's cell in the feature space, from its boxes: smaller tuples are taken first
 # on ties of visits (the default: boxes packed, more first, then the pieces of free floor)
 Features = Callable[[int], tuple]
@@ -129,8 +132,10 @@ class _PackingSearch:
         self.came: dict[int, tuple[int | None, list[Push]]] = {}
         self.queue: list = []
         self.cells: dict[tuple[int, int], list] = {}
+        self.cell_heap: list = []  # (visits, cell) of each cell with entries: the least taken first
         self.visits: dict[tuple[int, int], int] = {}
         self.weights: dict[int, int] = {}
+        self.matchings: dict[int, array] = {}  # a queued position's matching (see _keep_matching)
         self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
@@ -141,7 +146,7 @@ class _PackingSearch:
         came[start] = (None, [])
         first = (self.distance(boxes), 0, start, boxes, player)
         self.queue.append(first)
-        self.cells[self.features(boxes)] = [(0,) + first]
+        self._in_cell(self.features(boxes), (0,) + first)
         self.weights[start] = 0
         done = set()  # positions expanded (each is in two queues)
         with control.metered(ENTRY_BYTES) as meter:
@@ -198,18 +203,28 @@ class _PackingSearch:
         if self.weighted and not advised and not any(now < before for now, before in zip(cell, self.parent_cell)):
             weight += 1
         self.weights[child] = weight
-        heapq.heappush(self.cells.setdefault(cell, []), (weight,) + entry)
+        self._in_cell(cell, (weight,) + entry)
+
+    def _in_cell(self, cell: tuple, entry: tuple) -> None:
+        """File an entry in its cell; a cell new or emptied before joins the heap of cells."""
+        in_cell = self.cells.get(cell)
+        if in_cell is None:
+            in_cell = self.cells[cell] = []
+            heapq.heappush(self.cell_heap, (self.visits.get(cell, 0), cell))
+        heapq.heappush(in_cell, entry)
 
     def _take(self, from_cells: bool) -> tuple[int, int, int]:
         """The next position (key, boxes, player), from the cells or the greedy queue."""
         if from_cells:
             # the cell taken from least often (ties: the most packed, the fewest pieces)
             cells, visits = self.cells, self.visits
-            cell_key = min(cells, key=lambda at: (visits.get(at, 0), at))
-            visits[cell_key] = visits.get(cell_key, 0) + 1
+            taken, cell_key = heapq.heappop(self.cell_heap)
+            visits[cell_key] = taken + 1
             in_cell = cells[cell_key]
             _, _, _, key, boxes, player = heapq.heappop(in_cell)
-            if not in_cell:
+            if in_cell:
+                heapq.heappush(self.cell_heap, (taken + 1, cell_key))
+            else:
                 del cells[cell_key]
         else:
             _, _, key, boxes, player = heapq.heappop(self.queue)
@@ -240,33 +255,62 @@ class _PackingSearch:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
                     self.enqueue(child, key, pushes, left, moved, at, True)
-        self._pushed(key, boxes, walls, stuck, loose, candidates)
+        self._pushed(key, boxes, walls, stuck, loose, candidates, seen)
 
-    def _pushed(self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list) -> None:
-        """Queue the children of the pushes `candidates` from the position `key` (_made)."""
+    def _pushed(
+        self, key: int, boxes: int, walls: Tables, stuck: int, loose: int, candidates: list, seen: int
+    ) -> None:
+        """Queue the children of the pushes `candidates` from the position `key` (_made),
+        where the player reaches `seen`."""
         came = self.came
         # A push that packs no box changes one row of the matching: re-solved from this
         # position's (O(n^2) against O(n^3); the matching was 60% of the time on XSokoban #8).
         order = list(cells_of(loose))
         rows = [walls.rows[box] for box in order]
-        matching = None
+        matching = self._matching_of(key, order, rows)
         for d, step, movable in candidates:
             for cell in cells_of(movable):
                 for pushes, moved, at, packs in self._made(boxes, walls, stuck, cell, d, step):
-                    child = self.region_key(moved, at)
+                    if len(pushes) == 1:  # (the region after one push, from the one before: no flood fill mostly)
+                        region = self.board.pushed_region(seen, self.board.floor & ~moved, cell, cell + step)
+                        child = (moved << self.shift) | ((region & -region).bit_length() - 1)
+                    else:
+                        child = self.region_key(moved, at)
                     if child in came:
                         continue
                     if packs or len(order) < 3:
                         left = self.distance(moved)
                     else:
-                        if matching is None:
-                            matching = assign(rows)
                         row = order.index(cell)
                         moved_rows = rows[:]
                         moved_rows[row] = walls.rows[cell + step]
-                        left = matching_cost(moved_rows, reassign(moved_rows, matching, row))
+                        solved = reassign(moved_rows, matching, row)
+                        left = matching_cost(moved_rows, solved)
+                        if left < UNREACHABLE:
+                            self._keep_matching(child, solved, order, row, cell + step)
                     if left < UNREACHABLE:
                         self.enqueue(child, key, pushes, left, moved, at)
+
+    def _keep_matching(self, child: int, solved: Matching, order: list[int], row: int, target: int) -> None:
+        """Keep a child's matching (its column potentials and each goal's box cell) for its
+        expansion, where it is re-solved warm instead of from scratch."""
+        _, v, p = solved
+        cells = order[:]
+        cells[row] = target
+        self.matchings[child] = array("q", v + [cells[i - 1] for i in p[1:]])  # (in one array: 45% less)
+
+    def _matching_of(self, key: int, order: list[int], rows: list) -> Matching | None:
+        """The matching of the position `key` (its loose boxes `order`, lowest cell first, and
+        their `rows`): warm from the one kept when it was queued, else from scratch (None
+        with fewer than 3 boxes: their children's are solved whole)."""
+        kept = self.matchings.pop(key, None)
+        if len(order) < 3:
+            return None
+        if kept is None:
+            return assign(rows)
+        n = len(order)
+        index = {box: i for i, box in enumerate(order, 1)}
+        return warm_assign(rows, [0] * (n + 1), list(kept[: n + 1]), [0] + [index[box] for box in kept[n + 1:]])
 
     def _made(self, boxes: int, walls: Tables, stuck: int, cell: int, d: int, step: int) -> list:
         """The children of pushing the box on `cell` in direction `d`, each (its pushes, the
