@@ -504,16 +504,18 @@ GRIGR_QUICK = {
 # Levels with no par that carry a plan the solver found, not proven shortest, which a hint
 # answers with at once (a minute's hint found none on #9 and #15): #9 and #15 with 150 s a
 # level, 95% of it for the searches that look for any plan (#40: 300 s, then 180 s of the
-# improver from that plan), #81 in a minute's solve.
-GRIGR_FOUND = {"sokoban_grigr2001.xsb": {9, 15, 40, 81}}
+# improver from that plan), #81 in a minute's solve; Special #26 with 300 s of those searches
+# at weights 20 (and 10 backwards) in place of 5 (and 3), then 120 s of the improver.
+GRIGR_FOUND = {"sokoban_grigr2001.xsb": {9, 15, 40, 81}, "sokoban_grigrspecial.xsb": {26}}
 
 
-# Levels with neither: the solver found no plan for them in 300 s a level (the anytime stages
-# on 150 s, then the searches for any plan on 95% of 150 s), nor its proof in 240 s
+# Levels with neither: no proof in 240 s, and no plan in 180 s of `fewest solve` (Grigr 2001
+# #1, #2) or 300 s (the anytime stages on 150 s, then the searches for any plan on 95% of
+# 150 s; #3 and 2002 #40 then 600 s of those searches; #3, 2002 #10, #27, #31 and #40 then
+# 240-300 s of them at weights 20/10)
 NO_PLAN = {
     "sokoban_grigr2001.xsb": {1, 2, 3, 19, 78, 84},
     "sokoban_grigr2002.xsb": {10, 27, 31, 40},
-    "sokoban_grigrspecial.xsb": {26},
 }
 
 
