@@ -28,6 +28,7 @@ import numpy as np
 from fewest.engine.traffic import EXIT, Car, Goal, Level, State
 from fewest.solvers.common.control import Control
 from fewest.solvers.generate.targets import Target
+from fewest.solvers.generate.traffic_clusters import ClusterMemo, Known
 from fewest.solvers.generate.traffic_changes import changed, exit_row, place, renamed
 from fewest.solvers.traffic.solver import search, solve
 from fewest.solvers.traffic.table import DistanceTable
@@ -46,28 +47,29 @@ CLUSTER_EDGES = 150_000
 def candidates(rng: random.Random, target: Target) -> Iterator[Level]:
     assert target.size is not None
     n = target.size[0]
-    control = Control()
+    control, memo = Control(), ClusterMemo()
     while True:
         want = rng.randint(target.low, target.high)  # (pars spread over the range)
-        found = _climbed(rng, n, want, control)
+        found = _climbed(rng, n, want, control, memo)
         if found is not None:
             level, longest = found
             yield _minimal(_at_distance(rng, level, min(longest, target.high), control), control)
 
 
-def _climbed(rng: random.Random, n: int, want: int, control: Control) -> tuple[Level, int] | None:
+def _climbed(rng: random.Random, n: int, want: int, control: Control,
+             memo: ClusterMemo) -> tuple[Level, int] | None:
     """A layout whose cluster holds a position `want` moves or more from the goal (at its
     farthest position), and that distance; None when the population stalls."""
     size = min(POPULATION, 1 + max(0, want - SOLO_UP_TO) // 2)
     population: list[tuple[Level, int]] = []
     while len(population) < size:
-        population.append(_fresh(rng, n, control))
+        population.append(_fresh(rng, n, control, memo))
         if population[-1][1] >= want:
             return population[-1]
     best, stall = max(far for _, far in population), 0
     while stall < STALL * size * want:
         at = rng.randrange(size)
-        level, far = _cluster(changed(rng, population[at][0]), control)
+        level, far = _cluster(changed(rng, population[at][0]), control, memo)
         weakest = min(range(size), key=lambda i: population[i][1])
         if far >= population[at][1]:
             population[at] = (level, far)
@@ -80,10 +82,10 @@ def _climbed(rng: random.Random, n: int, want: int, control: Control) -> tuple[L
     return None
 
 
-def _fresh(rng: random.Random, n: int, control: Control) -> tuple[Level, int]:
+def _fresh(rng: random.Random, n: int, control: Control, memo: ClusterMemo) -> tuple[Level, int]:
     """A random layout with a goal in its cluster, moved to its farthest position."""
     while True:
-        level, far = _cluster(_random_layout(rng, n, rng.randrange(n + 2, 2 * n + 2)), control)
+        level, far = _cluster(_random_layout(rng, n, rng.randrange(n + 2, 2 * n + 2)), control, memo)
         if far >= 1:
             return level, far
 
@@ -108,13 +110,20 @@ def _table(level: Level, control: Control) -> DistanceTable | None:
     return found if isinstance(found, DistanceTable) else None
 
 
-def _cluster(level: Level, control: Control) -> tuple[Level, int]:
-    """The level moved to the farthest position of its cluster, and that distance (-1: no goal)."""
+def _cluster(level: Level, control: Control, memo: ClusterMemo) -> tuple[Level, int]:
+    """The level moved to the farthest position of its cluster, and that distance (-1: no goal
+    or too large); a cluster met before is not searched again."""
+    found = memo.find(level)
+    if found is not None:
+        return found
     table = _table(level, control)
     if table is None or not len(table):
+        memo.keep(level, None)
         return level, -1
     at = int(np.argmax(table.distance))
-    return _moved(level, table, int(table.keys[at])), int(table.distance[at])
+    farthest, far = _moved(level, table, int(table.keys[at])), int(table.distance[at])
+    memo.keep(level, Known(table.layout, table.keys, farthest, far))
+    return farthest, far
 
 
 def _at_distance(rng: random.Random, level: Level, distance: int, control: Control) -> Level:
