@@ -16,15 +16,18 @@ from fewest.tui.services.generated import Recipe, generated_entry
 LEVELS = {True: 3, False: 6}  # levels per family and difficulty (quick, full)
 # the difficulties each run times (the quick one leaves out the long searches)
 TIMED = {True: ("easy", "medium"), False: DIFFICULTIES}
+# exact pars the full run times too (family, par, levels): the longest traffic par asked for
+EXACT = {True: (), False: (("traffic", 40, 3),)}
 BENCH_SEED = "bench"
 
 
-def bench_generation(family: str, difficulty: str, levels: int) -> tuple[list[float], list[int]]:
-    """CPU seconds and par of each of `levels` levels of the family at the difficulty."""
+def bench_generation(family: str, difficulty: str, levels: int, par: int | None = None) -> tuple[list[float], list[int]]:
+    """CPU seconds and par of each of `levels` levels of the family at the difficulty (or
+    at exactly `par`)."""
     seconds, pars = [], []
     for number in range(1, levels + 1):
         started = time.process_time()
-        entry = generated_entry(Recipe(family, difficulty, seed=BENCH_SEED, number=number), Control())
+        entry = generated_entry(Recipe(family, difficulty, par, seed=BENCH_SEED, number=number), Control())
         seconds.append(time.process_time() - started)
         pars.append(entry.par or 0)
     return seconds, pars
@@ -34,8 +37,10 @@ def run_generation_bench(quick: bool) -> None:
     print(f"generation ({'quick' if quick else 'full'}): CPU seconds per level, par proven; "
           f"{LEVELS[quick]} levels each, seed {BENCH_SEED!r}")
     print(f"{'family':<9} {'difficulty':<10} {'median s':>9} {'max s':>8}  pars")
-    for family in FAMILIES:
-        for difficulty in TIMED[quick]:
-            seconds, pars = bench_generation(family, difficulty, LEVELS[quick])
-            print(f"{family:<9} {difficulty:<10} {statistics.median(seconds):9.3f} {max(seconds):8.3f}  "
-                  f"{' '.join(map(str, pars))}", flush=True)
+    rows = [(family, difficulty, None, LEVELS[quick]) for family in FAMILIES for difficulty in TIMED[quick]]
+    rows += [(family, "medium", par, levels) for family, par, levels in EXACT[quick]]
+    for family, difficulty, par, levels in rows:
+        seconds, pars = bench_generation(family, difficulty, levels, par)
+        how = difficulty if par is None else f"par {par}"
+        print(f"{family:<9} {how:<10} {statistics.median(seconds):9.3f} {max(seconds):8.3f}  "
+              f"{' '.join(map(str, pars))}", flush=True)

@@ -114,3 +114,22 @@ def test_generated_sokoban_plans_make_the_box_changes_asked():
         assert box_changes(proven.level, proven.moves) >= 3
     assert target_for("sokoban", "medium").box_changes == 3 and target_for("sokoban", par=50).box_changes == 5
     assert target_for("traffic", "hard").box_changes == 0
+
+
+def test_traffic_layout_changes_keep_a_valid_board():
+    from fewest.solvers.generate.traffic import _random_layout
+    from fewest.solvers.generate.traffic_changes import changed, exit_row
+
+    rng = rng_for("changes")
+    level = _random_layout(rng, 6, 10)
+    kinds = set()
+    for _ in range(300):
+        after = changed(rng, level)  # (a Level: validated as it is made)
+        cells = [c for car, o in zip(after.cars, after.start) for c in car.cells(6, o)]
+        assert len(cells) == len(set(cells)) and after.cars[0] == level.cars[0] and after.start[0] == level.start[0]
+        assert not any(car.horizontal and car.line == exit_row(6) for car in after.cars[1:])
+        assert after != level
+        shapes = lambda lv: sorted((c.horizontal, c.length) for c in lv.cars)
+        kinds.add("count" if len(after.cars) != len(level.cars) else "shape" if shapes(after) != shapes(level) else "place")
+        level = after
+    assert kinds == {"count", "shape", "place"}
