@@ -25,8 +25,8 @@ from fewest.tui.services.generated import Recipe, daily_name, daily_recipes, gen
 EPILOG = ("Par ranges by difficulty (proven fewest moves): " + "; ".join(describe(f) for f in FAMILIES)
           + ". --par N asks for exactly N moves, up to the expert range's top (every traffic par up to 40 "
           "is practical on 6x6). Most levels take well under a second; traffic's long pars take longest "
-          "(CPU a level, median / max: hard 1.8 / 7 s, expert 2.4 / 8 s, --par 40 20 to 75 s; larger "
-          "boards longer), Sokoban's expert up to about 15 s. Exit status: 0 written, "
+          "(CPU a level, median / max: hard 1.8 / 7 s, expert 2.4 / 8 s, --par 40 20 to 75 s; 7x7 "
+          "easy about 6 s, 8x8 easy 2-3 min), Sokoban's expert up to about 15 s. Exit status: 0 written, "
           "1 no level found within --timeout, 2 bad usage, 130 stopped by Ctrl-C.")
 
 
