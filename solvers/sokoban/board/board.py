@@ -246,19 +246,22 @@ def open_pushes(steps: tuple, loose: int, seen: int, targets: int) -> tuple[list
     return candidates, movable, wanted
 
 
-def pushable_to(board: Board, boxes: int) -> int:
+def pushable_to(board: Board, boxes: int, floor: int | None = None, until: int = 0) -> int:
     """Cells some box of `boxes` can be pushed to with the others gone (a pulled box
-    anywhere else belongs to no position the start can reach)."""
+    anywhere else belongs to no position the start can reach), over `floor` (None: the
+    board's; less other boxes: where a lone box could go were the player anywhere); with
+    `until`, those found by the time one of its cells is."""
     seen = frontier = boxes
-    while frontier:
-        frontier = pushed_once(board, frontier) & ~seen
+    while frontier and not seen & until:
+        frontier = pushed_once(board, frontier, floor) & ~seen
         seen |= frontier
     return seen
 
 
-def pushed_once(board: Board, boxes: int) -> int:
-    """Cells a box of `boxes` can be pushed to in one push with the others gone."""
-    floor, grown = board.floor, 0
+def pushed_once(board: Board, boxes: int, floor: int | None = None) -> int:
+    """Cells a box of `boxes` can be pushed to in one push with the others gone, over
+    `floor` (None: the board's)."""
+    floor, grown = board.floor if floor is None else floor, 0
     for step in board.steps:
         # a push by `step` needs floor behind the box (for the player) and ahead
         if step > 0:

@@ -58,7 +58,7 @@ from typing import Callable
 from fewest.solvers.common.control import Control
 from fewest.solvers.common.assignment import Matching, assign, matching_cost, min_cost, reassign, warm_assign
 from fewest.solvers.common.search import steps_back
-from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes
+from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes, pushable_to
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, with_walls
@@ -436,7 +436,8 @@ def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: in
     # over every live cell were 60% of the FESS-like finder's time on XSokoban #13)
     at_goal = (tables.board.goals & ((1 << goal) - 1)).bit_count()
     rows = tables.rows
-    if rows[box][at_goal] >= UNREACHABLE or not _may_reach(board, free, box, goal):
+    # (were the player anywhere: a bitboard check, and the searches fail four times in five)
+    if rows[box][at_goal] >= UNREACHABLE or not (pushable_to(board, 1 << box, free, 1 << goal) >> goal) & 1:
         return None
     region = board.reach(player, free & ~(1 << box))
     first = (box, (region & -region).bit_length())
@@ -465,22 +466,3 @@ def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: in
                 came[after] = (state, (cell, d))
                 heapq.heappush(queue, (pushes + left, pushes, ahead, reached))
     return None
-
-
-def _may_reach(board: Board, free: int, box: int, goal: int) -> bool:
-    """Can a lone box on `box` reach `goal` over `free` (the floor less the other boxes) if the
-    player could stand behind it wherever that cell is free? (No when not even so: the
-    advisor's searches fail four times in five, and this costs a few shifts a step.)"""
-    seen = 1 << box
-    while True:
-        grown = seen
-        for step in board.steps:
-            if step > 0:
-                grown |= ((seen & (free << step)) << step) & free  # (the cell behind free, then pushed on)
-            else:
-                grown |= ((seen & (free >> -step)) >> -step) & free
-        if (grown >> goal) & 1:
-            return True
-        if grown == seen:
-            return False
-        seen = grown
