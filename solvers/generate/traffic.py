@@ -43,6 +43,7 @@ STALL = 3  # changes without a new longest par, per layout and move wanted, befo
 # has 4 780 positions), and the few large ones a climb meets took 90 % of its time. Larger
 # boards keep the solver's own limit: most of their clusters are larger.
 CLUSTER_EDGES = 150_000
+_CLUSTER_TUNING = replace(TUNING, edge_limit=CLUSTER_EDGES)
 
 
 def candidates(rng: random.Random, target: Target) -> Iterator[Level]:
@@ -106,7 +107,7 @@ def _random_layout(rng: random.Random, n: int, cars: int) -> Level:
 def _table(level: Level, control: Control) -> DistanceTable | None:
     """The level's whole cluster with every position's distance; None when it is larger than
     a deep cluster ever is (see CLUSTER_EDGES)."""
-    tuning = replace(TUNING, edge_limit=CLUSTER_EDGES) if level.n <= 6 else TUNING
+    tuning = _CLUSTER_TUNING if level.n <= 6 else TUNING
     found = search(level, State(level.start), control, None, table_only=True, tuning=tuning)
     return found if isinstance(found, DistanceTable) else None
 

@@ -90,9 +90,9 @@ def _reshaped(n: int, placed: list[Car], start: list[int], at: int, turn: bool) 
     else:
         new = Car(car.name, car.horizontal, 5 - car.length, car.line)
         offsets = [offset, offset - 1] if new.length == 3 else [offset, offset + 1]
+    if new.horizontal and new.line == exit_row(n):
+        return
     for spot in offsets:
-        if new.horizontal and new.line == exit_row(n):
-            return
         if 0 <= spot <= n - new.length and not taken.intersection(new.cells(n, spot)):
             placed[at], start[at] = new, spot
             return
