@@ -24,8 +24,8 @@ def isolated_user_dirs(tmp_path_factory):
 HEAVY_FILES = Path(__file__).with_name("heavy_files.txt")
 # Workers a core for `-n auto`: a worker spends about 40% of its time waiting (on the apps'
 # timers, the terminals and servers the tests start, helper processes), so two a core keep
-# the cores busy (on 2 cores: 2 workers were each idle 38% of the time; the suite took 198 s
-# with 4 workers, 215 s with 3, about 245 s with 2).
+# the cores busy (on 2 cores 2 workers were each idle 38% of the time; the whole suite then
+# took 246-268 s with 2 workers, and now 230 s with 4 where 3 took 240 s).
 WORKERS_PER_CORE, MOST_WORKERS = 2, 16
 
 

@@ -91,7 +91,7 @@ def run_generate(args: argparse.Namespace) -> int:
     entries = _made(recipes, args.timeout)
     if entries is None:
         return 1
-    _write(pack_text(entries, f"Generated {first.series()}"), args.output)
+    _write(pack_text(entries, first.pack_title()), args.output)
     return 0
 
 

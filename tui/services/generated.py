@@ -59,6 +59,10 @@ class Recipe:
         """The recipe but its number: what the levels of one run share (`traffic hard seed 7`)."""
         return self.text().rsplit(" #", 1)[0]
 
+    def pack_title(self) -> str:
+        """The title of a file of the series' levels (`fewest generate`'s, the app's kept ones)."""
+        return f"Generated {self.series()}"
+
     def following(self) -> Recipe:
         """The recipe of the next level with the same settings ("more like this")."""
         return replace(self, number=self.number + 1)
@@ -213,7 +217,7 @@ def keep_more(data_dir: str, entry: LevelEntry) -> LevelEntry:
     path = more_path(data_dir, recipe)
     kept = [k for k in kept_like(data_dir, entry) if recipe_of(k) != recipe] + [entry]
     kept.sort(key=lambda k: getattr(recipe_of(k), "number", 0))
-    write_atomically(os.path.dirname(path), path, pack_text(kept, f"Generated {recipe.series()}"))
+    write_atomically(os.path.dirname(path), path, pack_text(kept, recipe.pack_title()))
     return next(k for k in read_file(path) if recipe_of(k) == recipe)
 
 
