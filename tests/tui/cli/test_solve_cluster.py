@@ -3,6 +3,7 @@ output of `--jobs 2` (a LocalCluster of two single-threaded worker processes, st
 
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -43,14 +44,41 @@ def ctrl_c_as_at_a_terminal():
     signal.signal(signal.SIGINT, before)
 
 
-def test_ctrl_c_stops_the_levels_running_on_the_cluster(tmp_path, scheduler, capsys, ctrl_c_as_at_a_terminal):
+def test_ctrl_c_stops_the_levels_running_on_the_cluster(tmp_path, scheduler, capsys, monkeypatch, ctrl_c_as_at_a_terminal):
     path = tmp_path / "hard.xsb"
     path.write_text(microban(1) + HOPELESS.replace("; 153", "; 2") + HOPELESS.replace("; 153", "; 3")
                     + microban(2).replace("; 2", "; 4") * 3)
-    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
-    started = time.monotonic()
+    printed = _Watched(sys.stdout)
+    monkeypatch.setattr(sys, "stdout", printed)
+
+    def ctrl_c_once_two_hopeless_levels_run() -> None:
+        # (#1 printed, then a second for its worker to take #3: waited for, not timed from the
+        # start, as a loaded machine took over 1.5 s to connect and finish #1)
+        if printed.seen.wait(60):
+            time.sleep(1.0)
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    sent: list[float] = []
+    threading.Thread(target=ctrl_c_once_two_hopeless_levels_run, daemon=True).start()
     code = main(["solve", str(path), "--timeout", "60", "--scheduler", scheduler])
     out, err = capsys.readouterr()
-    assert code == 130 and time.monotonic() - started < 30
+    assert code == 130 and time.monotonic() - sent[0] < 20  # (each level looks once a second)
     assert "#1 '1'" in out and out.count("not solved (cancelled") == 2  # (the two running: one a worker)
     assert "#4" not in out and "interrupted" in err
+
+
+class _Watched:
+    """stdout passed through, `seen` set once level #1's line is written."""
+
+    def __init__(self, out) -> None:
+        self.out = out
+        self.seen = threading.Event()
+
+    def write(self, text: str) -> int:
+        if "#1 " in text:
+            self.seen.set()
+        return self.out.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.out, name)
