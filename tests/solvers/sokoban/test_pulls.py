@@ -138,9 +138,11 @@ def test_compact_it_is_the_dict_table(draw):
         board = compile_board(room)
         start = board.mask(room.boxes) & board.floor
         assert fits(board, start)
-        compact = table_for(room, 40_000, "compact")
+        # (10,000 entries: #93 and #144 stop short of complete; 40,000 took 4 s of the 6. The dict
+        # table, grown to a count and not by whole layers, needs over twice that to match)
+        compact = table_for(room, 10_000, "compact")
         assert draw is None or compact._words >= 3
-        assert same_table(dict_table_like(room, compact, 60_000), compact), room
+        assert same_table(dict_table_like(room, compact, 25_000), compact), room
 
 
 def test_compact_in_small_blocks_and_spans_it_is_the_same_table():
