@@ -26,6 +26,7 @@ from fewest.solvers.common.control import Control
 from fewest.tui.services.catalog import (
     Shelf, build_catalog, chosen_metric, families_in, load_file_shelf, next_unsolved, par_of, unfinished,
 )
+from fewest.tui.app.ending import ending
 from fewest.tui.app.frontends import family_title
 from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.services.generated import make_daily
@@ -91,6 +92,8 @@ class BrowserScreen(Screen):
         yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
+        if ending(self.app):  # (a Ctrl-C as it started: the lists were never made)
+            return
         self.title = "fewest"
         self.sub_title = "choose a level"
         landing = self._select_path is None
@@ -270,6 +273,8 @@ class BrowserScreen(Screen):
         self.set_class(isinstance(event.widget, Tree), "-packs")
 
     def on_resize(self) -> None:
+        if ending(self.app):
+            return
         self.set_class(self._one_pane(), "-one-pane")
         self.query_one("#shelves", Tree).styles.width = "1fr" if self._one_pane() else self._tree_width()
         self._relabel_tree()
@@ -345,6 +350,8 @@ class BrowserScreen(Screen):
             self.query_one("#levels", DataTable).focus()
 
     def on_screen_resume(self) -> None:
+        if ending(self.app):
+            return
         table = self.query_one("#levels", DataTable)
         self._relabel_tree()
         self._fill_table(cursor=table.cursor_row)

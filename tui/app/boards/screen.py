@@ -26,6 +26,7 @@ from fewest.engine.game import EntryKind, Game
 from fewest.levels.base import LevelEntry, LevelFormatError
 from fewest.tui.app.boards.base import BoardView
 from fewest.tui.app.boards.thinking import Thinker
+from fewest.tui.app.ending import ending
 from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.app.frontends import board_class, family_title
 from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
@@ -167,6 +168,8 @@ class BoardScreen(Screen[int]):
         yield self.thinker  # (draws nothing)
 
     def on_mount(self) -> None:
+        if ending(self.app):  # (a Ctrl-C as it started: no board was made, no move played)
+            return
         self.visit.start_clock()
         self.set_interval(0.1, self._tick)
         self._opened()
