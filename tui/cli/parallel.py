@@ -20,6 +20,7 @@ from fewest.tui.cli.batch_progress import BatchBar
 from fewest.tui.cli.terminal import Interrupt
 from fewest.tui.cli.usage import UsageError
 from fewest.tui.services.batch import Crash, LocalPool, in_order, worker_count
+from fewest.tui.services.known_plans import saved_start_plan
 from fewest.tui.services.resume import ResumeFile
 
 CRASHED = 3  # the exit status of a run where a level crashed its worker
@@ -34,7 +35,7 @@ def solve_level(task: tuple, should_stop: Callable[[], bool]) -> tuple[Solution,
     from fewest.solvers.registry import solver_for
     from fewest.tui.services.budgets import default_memory_bytes
 
-    family, level, metric, seconds, memory = task
+    family, level, metric, seconds, memory, near = task
     if memory is None:  # (on a cluster's worker: that worker's share)
         from fewest.tui.services.cluster import worker_memory
 
@@ -43,7 +44,7 @@ def solve_level(task: tuple, should_stop: Callable[[], bool]) -> tuple[Solution,
     started = time.perf_counter()
     budget = Budget(seconds=seconds, memory_bytes=memory, process_bytes=memory)  # (the worker and its helpers)
     solution = solve(family, level, metric=metric, budget=budget,
-                     should_stop=should_stop, on_plan=_unseen)
+                     should_stop=should_stop, on_plan=_unseen, near_plan=near)
     return solution, time.perf_counter() - started
 
 
@@ -92,7 +93,9 @@ def run_batch(
         share = None if args.memory is None else memory
     else:
         share = memory // runner.workers
-    tasks = [(entries[i].family, entries[i].level, args.metric, args.timeout, share) for i in todo]
+    # (each with the solution saved in its file, as a run in turn starts from it)
+    tasks = [(entries[i].family, entries[i].level, args.metric, args.timeout, share, saved_start_plan(entries[i]))
+             for i in todo]
     status, tally = 0, Counter()
     with BatchBar(len(entries)) as bar, Interrupt(on_press=lambda: (runner.stop(), bar.stopping())) as interrupt:
         finished = ((i, known[i]) for i in range(len(entries)) if known[i])

@@ -263,6 +263,7 @@ def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: 
     """The levels one after another in this process: (exit status, tally, interrupted)."""
     from fewest.solvers import solve
     from fewest.solvers.registry import solver_for
+    from fewest.tui.services.known_plans import saved_start_plan
 
     status = 0
     tally: Counter[Status] = Counter()
@@ -278,7 +279,7 @@ def _solve_in_turn(args: argparse.Namespace, entries: list[LevelEntry], budget: 
                 solution = solve(
                     entry.family, entry.level, metric=args.metric, budget=budget,
                     should_stop=interrupt.pressed.is_set, on_progress=line.show,
-                    on_plan=_plan_teller(entry, line, args),
+                    on_plan=_plan_teller(entry, line, args), near_plan=saved_start_plan(entry),
                 )
             except ValueError as exc:  # e.g. a metric the family does not have
                 raise UsageError(f"{shown_name(entry.source)}: {exc}") from None

@@ -35,6 +35,19 @@ def solving_plan(rules: Any, level: Any, text: str | None, state: Any) -> list |
         return None
 
 
+def saved_start_plan(entry: LevelEntry) -> tuple[Any, list] | None:
+    """(the level's start, the shortest solution saved in its file that solves it from
+    there), or None: where `fewest solve` starts its search for a plan, so that a run out of
+    time answers with that plan (or a shorter one near it) rather than with none."""
+    from fewest.engine.registry import rules_for
+
+    rules = rules_for(entry.family)
+    start = rules.initial_state(entry.level)
+    plans = [solving_plan(rules, entry.level, text, start) for text in entry.solutions if len(text) <= SAVED_MOST]
+    solving = [plan for plan in plans if plan is not None]
+    return (start, min(solving, key=len)) if solving else None
+
+
 def recall_plans(books: dict[str, PlanBook], entry: LevelEntry, record: LevelRecord,
                  resumed: SavedGame | None = None, here: Any = None) -> None:
     """Put into each book (by metric; "moves" always among them) the shortest plans known
