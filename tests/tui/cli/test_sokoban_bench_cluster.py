@@ -65,16 +65,20 @@ def test_the_command_names_the_scheduler_and_a_missing_one_is_bad_input(tmp_path
 def test_a_run_stopped_early_leaves_no_level_running(tmp_path, scheduler, ctrl_c_as_at_a_terminal):
     path = tmp_path / "hard.xsb"
     path.write_text(HOPELESS)
-    threading.Timer(2.0, os.kill, (os.getpid(), signal.SIGINT)).start()
-    started = time.monotonic()
     running = []
 
-    def look() -> None:
-        running.extend(_spawned_levels())
+    def ctrl_c_once_the_level_runs() -> None:
+        # (waited for, not timed: a loaded machine may take seconds to start the level's process)
+        deadline = time.monotonic() + 30
+        while not running and time.monotonic() < deadline:
+            running.extend(_spawned_levels())
+            time.sleep(0.05)
+        os.kill(os.getpid(), signal.SIGINT)
 
-    threading.Timer(1.5, look).start()
+    threading.Thread(target=ctrl_c_once_the_level_runs, daemon=True).start()
     with pytest.raises(KeyboardInterrupt):
         run_collection(path, timeout=60, scheduler=scheduler)
+    started = time.monotonic()
     assert running, "the level never started in a process of its own"
     while _spawned_levels():  # (the worker sees the run's stop within a second, and kills it)
         assert time.monotonic() - started < 10
