@@ -194,6 +194,9 @@ class FessTuning:
     # (30), 6,000 positions a level: plans for 18 (9 without: #4, #10, #19, #31, #46, #55, #58,
     # #61, #70 and #76 gained, #34 lost). Weight 0 for advised moves alone: 17.
     weighted: bool = True
+    hotspots: bool = False  # the hotspots as a fifth feature (sokoban/anytime/hotspots.py)
+    hotspot_advisor: bool = False  # a position also gets the hotspot advisor's child
+    opener: bool = False  # and the opener's (sokoban/anytime/opener.py)
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,10 @@ ENTRY_BYTES = 900
 # A position's cell in the feature space, from its boxes: smaller tuples are taken first
 # on ties of visits (the default: boxes packed, more first, then the pieces of free floor)
 Features = Callable[[int], tuple]
+# More advice for a position taken from the cells, beside the packing advisor's: from the
+# tables with the packed boxes as walls, the boxes and the player's cell, [(pushes, boxes
+# after, player's cell after)] (sokoban/anytime/fess.py gives FESS's others)
+Advisor = Callable[[Tables, int, int], list]
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -99,15 +103,15 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
 
 def packed_search(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None,
-    tuning: SokobanTuning = TUNING, features: Features | None = None,
+    tuning: SokobanTuning = TUNING, features: Features | None = None, advisor: Advisor | None = None,
 ) -> list[Push] | None:
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
     Stopped as any search. `features`: the cells' own (sokoban/anytime/fess.py gives
-    FESS's four); None: boxes packed and floor pieces."""
+    FESS's four); None: boxes packed and floor pieces. `advisor`: more advice (Advisor)."""
     if orders is None:
         orders = packing_orders(tables.board, boxes, player)
-    return _PackingSearch(tables, orders, control, tuning.packing, features).run(boxes, player)
+    return _PackingSearch(tables, orders, control, tuning.packing, features, advisor).run(boxes, player)
 
 
 class _PackingSearch:
@@ -118,11 +122,11 @@ class _PackingSearch:
 
     def __init__(
         self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning,
-        features: Features | None = None,
+        features: Features | None = None, advisor: Advisor | None = None,
     ) -> None:
         """`knobs`: cell_turn (every cell_turn-th position expanded comes from `cells`; 0:
         none does) and advise (such a position also gets the packing advisor's children).
-        `features`: a position's cell (None: `_features`)."""
+        `features`: a position's cell (None: `_features`); `advisor`: more advice for it."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
         self.board = board = tables.board
@@ -139,6 +143,7 @@ class _PackingSearch:
         self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
+        self.advisor = advisor
 
     def run(self, boxes: int, player: int) -> list[Push] | None:
         control, came, goals = self.control, self.came, self.board.goals
@@ -249,6 +254,8 @@ class _PackingSearch:
             candidates = inward
         # (only boxes with a push now can go anywhere: the others' searches were wasted)
         children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
+        if self.advisor is not None and from_cells:
+            children += self.advisor(walls, boxes, player)
         for pushes, moved, at in children:
             child = self.region_key(moved, at)
             if child not in self.came:
