@@ -254,7 +254,7 @@ class _PackingSearch:
             candidates = inward
         # (only boxes with a push now can go anywhere: the others' searches were wasted)
         children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
-        if self.advisor is not None and from_cells:
+        if self.advisor is not None and from_cells and not children:
             children += self.advisor(walls, boxes, player)
         for pushes, moved, at in children:
             child = self.region_key(moved, at)
