@@ -54,7 +54,7 @@ def fess_search(
     # matching alone finds in 1,500-6,600 positions were not found in 4,000 by weight)
     weighted = fess.weighted and bool(orders)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=fess.cell_turn, weighted=weighted))
-    hotspots = Hotspots(board)
+    hotspots = Hotspots(board) if fess.hotspots or fess.hotspot_advisor else None
     advisor = _advisors(board, orders, hotspots, fess)
     cells = fess_features(board, orders, hotspots if fess.hotspots else None)
     plan = packed_search(tables, boxes, player, control, orders, knobs, cells, advisor)
@@ -65,10 +65,12 @@ def fess_search(
     return plan
 
 
-def _advisors(board: Board, orders: dict[int, tuple[int, ...]], hotspots: Hotspots, fess: FessTuning) -> Advisor | None:
+def _advisors(
+    board: Board, orders: dict[int, tuple[int, ...]], hotspots: Hotspots | None, fess: FessTuning
+) -> Advisor | None:
     """FESS's advisors beside the packing advisor, as the tuning has them (None: none)."""
     chosen = []
-    if fess.hotspot_advisor:
+    if hotspots is not None and fess.hotspot_advisor:
         chosen.append(hotspots.advice)
     if fess.opener and orders:
         chosen.append(Opener(board, orders).advice)

@@ -5,8 +5,8 @@ there alone, the other boxes in place. When none can (XSokoban #40 and #43 from 
 start: boxes stand on every way in, or between the player and the boxes), the
 opener looks at the way the box nearest that goal would take on the board with no
 other box (its pushes, the cells the player pushes from, and the player's walks to
-them, the first from where it stands): the first other box on that way, from the
-player's end, that can get off it goes alone, by the fewest pushes, to the
+them, the first from where it stands, unless the player gets to its first push round
+the boxes): the first other box on that way, from the player's end, that can get off it goes alone, by the fewest pushes, to the
 nearest cell off the way. One child, made as the packing advisor's are.
 """
 
@@ -48,6 +48,9 @@ class Opener:
             way = self.way(walls, boxes & ~walls.board.floor, box, goal, player)
             if way is None:
                 continue
+            start = way.index(box)  # (the walk to the first push, then the pushes)
+            if start and (board.reach(player, board.floor & ~boxes) >> way[start - 1]) & 1:
+                way = way[start:]  # (the player gets there round the boxes on its walk)
             for blocker in way:
                 if not (boxes >> blocker) & 1 or blocker == box:
                     continue
