@@ -203,8 +203,8 @@ class FessTuning:
     # 28,450 positions in all against 27,906 (with the packing advisor's too: #31, #34 lost).
     hotspot_advisor: bool = False
     # The opener's child, where the packing advisor has none: #43 goes from no box packed to
-    # 7 of 9 in 6,000 positions (none found at 40,000), #34, #64 and #73 come 1.7-3.7 times
-    # sooner, but #31 is lost and #19, #37, #61, #76 come 2.5-50 times later.
+    # 7 of 9 in 6,000 positions (none found at 40,000), #7, #34, #64 and #73 come 1.7-3.8
+    # times sooner, but #31 is lost and #19, #37, #46, #61, #76 come 1.8-50 times later.
     opener: bool = False
 
 
