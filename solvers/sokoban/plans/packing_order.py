@@ -10,7 +10,8 @@ does the same, with no claim to be short:
   packing order, found backwards: from the area full, a box is pulled out to
   the area's edge while the others stay, the nearest first; the last one out
   is the first one in. The edge is one some box from outside could be pushed
-  to (XSokoban #22 found in 1,200 positions, none in 12,000 with any edge).
+  to, where there is such an order (XSokoban #22 found in 1,200 positions,
+  none in 12,000 with any edge); else any.
 - A push that brings a box onto such an area's goal goes on, as one macro, to
   the next goal of the order that is still empty (the shortest push path of
   that box alone, the other boxes in place); it is also made alone (a box
@@ -91,7 +92,7 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
     for area in _goal_areas(board):
         if (area >> player) & 1:
             continue
-        order = _fill_order(board, area, player, boxes & ~area)
+        order = _fill_order(board, area, player, boxes & ~area) or _fill_order(board, area, player, None)
         if order is None:
             continue
         filled = area & boxes
@@ -391,11 +392,11 @@ def _goal_areas(board: Board) -> list[int]:
     return [area for area in board.parts(board.goals) if area.bit_count() >= ROOM_GOALS]
 
 
-def _fill_order(board: Board, area: int, player: int, outside: int) -> tuple[int, ...] | None:
+def _fill_order(board: Board, area: int, player: int, outside: int | None) -> tuple[int, ...] | None:
     """The area's goals, first to fill first: boxes on all of them are pulled out one by
     one (the others staying), the fewest pulls first, each to a cell a box of `outside`
-    could be pushed to, were the player anywhere and the others staying; None if some box
-    cannot be. (XSokoban #43: a box pulled up out of a corner no box can come down into
+    could be pushed to, were the player anywhere and the others staying (None: to any cell
+    off the area); None if some box cannot be. (XSokoban #43: a box pulled up out of a corner no box can come down into
     from outside gave an order no plan could keep.)"""
     inside = area
     out = []
@@ -403,7 +404,7 @@ def _fill_order(board: Board, area: int, player: int, outside: int) -> tuple[int
         best = None
         for box in cells_of(inside):
             others = inside & ~(1 << box)
-            reachable = pushable_to(board, outside, board.floor & ~others)
+            reachable = board.floor if outside is None else pushable_to(board, outside, board.floor & ~others)
             pulls = _pulls_out(board, others, box, area, player, reachable)
             if pulls is not None and (best is None or pulls < best[0]):
                 best = (pulls, box)
