@@ -19,6 +19,10 @@ In a cell, positions come by FESS's weights: a move the packing advisor gives,
 or one that betters a feature of the position it is made from, costs nothing,
 any other one; the least weight first, then the least matching (the matching
 alone: plans for 9 of every third XSokoban level in 6,000 positions, by weight 18).
+Where the packing advisor has no advice, FESS's hotspot advisor (hotspots.py: the box
+in the way of the most others goes where it is in nobody's) and opener (opener.py: a
+box on the way of the box nearest the next goal of an order goes off it) give theirs,
+weighed as any push (tuning.py has the figures: #13 found, fewer positions in all).
 It finds plans the packing search does not (XSokoban #37), and misses some it
 finds (#58, #73, #82): the anytime solver runs both. The deadlock tables, PI-corrals,
 packing orders and the packing advisor are the packing search's own.

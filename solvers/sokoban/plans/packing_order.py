@@ -77,7 +77,7 @@ ENTRY_BYTES = 900
 # A position's cell in the feature space, from its boxes: smaller tuples are taken first
 # on ties of visits (the default: boxes packed, more first, then the pieces of free floor)
 Features = Callable[[int], tuple]
-# More advice for a position taken from the cells, beside the packing advisor's: from the
+# More advice for a position taken from the cells where the packing advisor has none: from the
 # tables with the packed boxes as walls, the boxes and the player's cell, [(pushes, boxes
 # after, player's cell after)] (sokoban/anytime/fess.py gives FESS's others)
 Advisor = Callable[[Tables, int, int], list]
@@ -256,14 +256,15 @@ class _PackingSearch:
             candidates = inward
         # (only boxes with a push now can go anywhere: the others' searches were wasted)
         children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
-        if self.advisor is not None and from_cells and not children:
-            children += self.advisor(walls, boxes, player)
-        for pushes, moved, at in children:
+        # (more advice where the packing advisor has none, weighed as any push: free, it led the
+        # search astray, XSokoban #37 in 9,261 positions, not 182)
+        more = self.advisor(walls, boxes, player) if self.advisor is not None and from_cells and not children else []
+        for pushes, moved, at in children + more:
             child = self.region_key(moved, at)
             if child not in self.came:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at, True)
+                    self.enqueue(child, key, pushes, left, moved, at, not more)
         self._pushed(key, boxes, walls, stuck, loose, candidates, seen)
 
     def _pushed(
@@ -396,8 +397,8 @@ def _fill_order(board: Board, area: int, player: int, outside: int | None) -> tu
     """The area's goals, first to fill first: boxes on all of them are pulled out one by
     one (the others staying), the fewest pulls first, each to a cell a box of `outside`
     could be pushed to, were the player anywhere and the others staying (None: to any cell
-    off the area); None if some box cannot be. (XSokoban #43: a box pulled up out of a corner no box can come down into
-    from outside gave an order no plan could keep.)"""
+    off the area); None if some box cannot be. (XSokoban #43: a box pulled up out of a
+    corner no box can come down into from outside gave an order no plan could keep.)"""
     inside = area
     out = []
     while inside:
