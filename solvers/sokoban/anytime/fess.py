@@ -39,7 +39,9 @@ from fewest.solvers.sokoban.anytime.hotspots import Hotspots
 from fewest.solvers.sokoban.anytime.opener import Opener
 from fewest.solvers.sokoban.board.board import Board, cells_of
 from fewest.solvers.sokoban.board.tables import Tables, sides_of
-from fewest.solvers.sokoban.plans.packing_order import Advisor, Features, Push, packed_in_order, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.packing_order import (
+    Advisor, Features, Push, packed_in_order, packed_search, packing_orders,
+)
 from fewest.solvers.sokoban.tuning import TUNING, FessTuning, SokobanTuning
 
 
@@ -65,7 +67,7 @@ def fess_search(
     if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
         knobs = replace(knobs, packing=replace(knobs.packing, weighted=False))
         cells = fess_features(board, {}, hotspots if fess.hotspots else None)
-        plan = packed_search(tables, boxes, player, control, {}, knobs, cells, advisor)
+        plan = packed_search(tables, boxes, player, control, {}, knobs, cells, _advisors(board, {}, hotspots, fess))
     return plan
 
 

@@ -4,11 +4,11 @@ The packing advisor sends a box to the next goal of a packing order when it can 
 there alone, the other boxes in place. When none can (XSokoban #40 and #43 from the
 start: boxes stand on every way in, or between the player and the boxes), the
 opener looks at the way the box nearest that goal would take on the board with no
-other box (its pushes, the cells the player pushes from, and the player's walks to
-them, the first from where it stands, unless the player gets to its first push round
-the boxes): the first other box on that way, from the player's end, that can get off it goes alone, by the fewest pushes, to the
-nearest cell off the way. One child, made as the packing advisor's are.
-"""
+other box: its pushes, the cells the player pushes from, and the player's walks to
+them (the first from where it stands, unless the player gets to that first push
+round the boxes). The first other box on that way, from the player's end, that can
+get off it goes alone, by the fewest pushes, to the nearest cell off the way. One
+child, made as the packing advisor's are."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ class Opener:
         self.ways: dict[tuple[int, int, int], list[Push] | None] = {}
 
     def advice(self, walls: Tables, boxes: int, player: int) -> list[tuple[list[Push], int, int]]:
-        """(pushes, boxes after, player's cell after) for the first order whose next goal
-        no box can reach alone (the player anywhere, the others in place) but whose nearest
-        box could on an empty board ([] for none). `walls`: the tables with the packed
-        boxes as walls."""
+        """[(pushes, boxes after, player's cell after)] for the first order whose next
+        goal's nearest box has another on its way that can get off it ([] for none); asked
+        where the packing advisor has no advice. `walls`: the tables with the packed boxes
+        as walls."""
         board = self.board
         for order in self.orders:
             goal = next((goal for goal in order if not (boxes >> goal) & 1), None)
