@@ -194,6 +194,19 @@ class FessTuning:
     # (30), 6,000 positions a level: plans for 18 (9 without: #4, #10, #19, #31, #46, #55, #58,
     # #61, #70 and #76 gained, #34 lost). Weight 0 for advised moves alone: 17.
     weighted: bool = True
+    # FESS's others (sokoban/anytime/hotspots.py, opener.py), measured on every third
+    # XSokoban level (30), 12,000 positions a level: the 19 levels with a plan before (and
+    # #22, by the packing orders to edges boxes reach) took 27,906 positions in all on the
+    # 13 that need over 150; with both advisors 21,838 (#73 2,010 -> 91, #64 1,693 -> 376,
+    # #34 9,889 -> 3,473; #76 4,389 -> 7,501, #70 89 -> 859) and #13 is found (4,406; the
+    # opener alone 5,637). Their children are weighed as any push, and come only where the
+    # packing advisor has none: free, or beside its children, they cost #31 and slowed
+    # #19, #37, #61 10 to 50 times.
+    # The hotspots as a fifth feature: #10, #34, #37 and #61 lost.
+    hotspots: bool = False
+    hotspot_advisor: bool = True  # the hotspot advisor's child (alone: as many positions as none)
+    # The opener's (alone: #43 from no box packed to 7 of 9 in 6,000 positions, no plan)
+    opener: bool = True
 
 
 @dataclass(frozen=True)

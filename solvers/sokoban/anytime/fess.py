@@ -19,6 +19,10 @@ In a cell, positions come by FESS's weights: a move the packing advisor gives,
 or one that betters a feature of the position it is made from, costs nothing,
 any other one; the least weight first, then the least matching (the matching
 alone: plans for 9 of every third XSokoban level in 6,000 positions, by weight 18).
+Where the packing advisor has no advice, FESS's hotspot advisor (hotspots.py: the box
+in the way of the most others goes where it is in nobody's) and opener (opener.py: a
+box on the way of the box nearest the next goal of an order goes off it) give theirs,
+weighed as any push (tuning.py has the figures: #13 found, fewer positions in all).
 It finds plans the packing search does not (XSokoban #37), and misses some it
 finds (#58, #73, #82): the anytime solver runs both. The deadlock tables, PI-corrals,
 packing orders and the packing advisor are the packing search's own.
@@ -31,10 +35,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fewest.solvers.common.control import Control
+from fewest.solvers.sokoban.anytime.hotspots import Hotspots
+from fewest.solvers.sokoban.anytime.opener import Opener
 from fewest.solvers.sokoban.board.board import Board, cells_of
 from fewest.solvers.sokoban.board.tables import Tables, sides_of
-from fewest.solvers.sokoban.plans.packing_order import Features, Push, packed_in_order, packed_search, packing_orders
-from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
+from fewest.solvers.sokoban.plans.packing_order import (
+    Advisor, Features, Push, packed_in_order, packed_search, packing_orders,
+)
+from fewest.solvers.sokoban.tuning import TUNING, FessTuning, SokobanTuning
 
 
 def fess_search(
@@ -52,26 +60,51 @@ def fess_search(
     # matching alone finds in 1,500-6,600 positions were not found in 4,000 by weight)
     weighted = fess.weighted and bool(orders)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=fess.cell_turn, weighted=weighted))
-    plan = packed_search(tables, boxes, player, control, orders, knobs, fess_features(board, orders))
+    hotspots = Hotspots(board) if fess.hotspots or fess.hotspot_advisor else None
+    advisor = _advisors(board, orders, hotspots, fess)
+    cells = fess_features(board, orders, hotspots if fess.hotspots else None)
+    plan = packed_search(tables, boxes, player, control, orders, knobs, cells, advisor)
     if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
         knobs = replace(knobs, packing=replace(knobs.packing, weighted=False))
-        plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}))
+        cells = fess_features(board, {}, hotspots if fess.hotspots else None)
+        plan = packed_search(tables, boxes, player, control, {}, knobs, cells, _advisors(board, {}, hotspots, fess))
     return plan
 
 
-def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
-    """A position's FESS cell from its boxes (see above); `orders` as packing_orders."""
+def _advisors(
+    board: Board, orders: dict[int, tuple[int, ...]], hotspots: Hotspots | None, fess: FessTuning
+) -> Advisor | None:
+    """FESS's advisors beside the packing advisor, as the tuning has them (None: none)."""
+    chosen = []
+    if hotspots is not None and fess.hotspot_advisor:
+        chosen.append(hotspots.advice)
+    if fess.opener and orders:
+        chosen.append(Opener(board, orders).advice)
+    if not chosen:
+        return None
+
+    def advice(walls: Tables, boxes: int, player: int) -> list:
+        return [child for advisor in chosen for child in advisor(walls, boxes, player)]
+
+    return advice
+
+
+def fess_features(board: Board, orders: dict[int, tuple[int, ...]], hotspots: Hotspots | None = None) -> Features:
+    """A position's FESS cell from its boxes (see above); `orders` as packing_orders;
+    with `hotspots`, a fifth feature: the hotspots (hotspots.py), fewer first."""
     packed_goals = sum(1 << goal for goal in orders)
     order_list = list(set(orders.values()))
     doors = doorways(board)
     near_orders = board.spread(packed_goals) & board.floor & ~board.goals
 
-    def features(boxes: int) -> tuple[int, int, int, int]:
+    def features(boxes: int) -> tuple[int, ...]:
         packed = packed_in_order(boxes, order_list) if orders else boxes & board.goals
         loose = boxes & ~packed
         in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))
-        return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way
+        if hotspots is None:
+            return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way
+        return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way, hotspots.count(boxes)
 
     return features
 

@@ -9,7 +9,9 @@ does the same, with no claim to be short:
 - Each goal area (goals joined side by side, at least ROOM_GOALS of them) gets a
   packing order, found backwards: from the area full, a box is pulled out to
   the area's edge while the others stay, the nearest first; the last one out
-  is the first one in.
+  is the first one in. The edge is one some box from outside could be pushed
+  to, where there is such an order (XSokoban #22 found in 1,200 positions,
+  none in 12,000 with any edge); else any.
 - A push that brings a box onto such an area's goal goes on, as one macro, to
   the next goal of the order that is still empty (the shortest push path of
   that box alone, the other boxes in place); it is also made alone (a box
@@ -75,6 +77,10 @@ ENTRY_BYTES = 900
 # A position's cell in the feature space, from its boxes: smaller tuples are taken first
 # on ties of visits (the default: boxes packed, more first, then the pieces of free floor)
 Features = Callable[[int], tuple]
+# More advice for a position taken from the cells where the packing advisor has none: from the
+# tables with the packed boxes as walls, the boxes and the player's cell, [(pushes, boxes
+# after, player's cell after)] (sokoban/anytime/fess.py gives FESS's others)
+Advisor = Callable[[Tables, int, int], list]
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -86,7 +92,7 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
     for area in _goal_areas(board):
         if (area >> player) & 1:
             continue
-        order = _fill_order(board, area, player)
+        order = _fill_order(board, area, player, boxes & ~area) or _fill_order(board, area, player, None)
         if order is None:
             continue
         filled = area & boxes
@@ -99,15 +105,15 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
 
 def packed_search(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None,
-    tuning: SokobanTuning = TUNING, features: Features | None = None,
+    tuning: SokobanTuning = TUNING, features: Features | None = None, advisor: Advisor | None = None,
 ) -> list[Push] | None:
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
     Stopped as any search. `features`: the cells' own (sokoban/anytime/fess.py gives
-    FESS's four); None: boxes packed and floor pieces."""
+    FESS's four); None: boxes packed and floor pieces. `advisor`: more advice (Advisor)."""
     if orders is None:
         orders = packing_orders(tables.board, boxes, player)
-    return _PackingSearch(tables, orders, control, tuning.packing, features).run(boxes, player)
+    return _PackingSearch(tables, orders, control, tuning.packing, features, advisor).run(boxes, player)
 
 
 class _PackingSearch:
@@ -118,11 +124,11 @@ class _PackingSearch:
 
     def __init__(
         self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning,
-        features: Features | None = None,
+        features: Features | None = None, advisor: Advisor | None = None,
     ) -> None:
         """`knobs`: cell_turn (every cell_turn-th position expanded comes from `cells`; 0:
         none does) and advise (such a position also gets the packing advisor's children).
-        `features`: a position's cell (None: `_features`)."""
+        `features`: a position's cell (None: `_features`); `advisor`: more advice for it."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
         self.board = board = tables.board
@@ -139,6 +145,7 @@ class _PackingSearch:
         self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
+        self.advisor = advisor
 
     def run(self, boxes: int, player: int) -> list[Push] | None:
         control, came, goals = self.control, self.came, self.board.goals
@@ -249,12 +256,15 @@ class _PackingSearch:
             candidates = inward
         # (only boxes with a push now can go anywhere: the others' searches were wasted)
         children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
-        for pushes, moved, at in children:
+        # (more advice where the packing advisor has none, weighed as any push: free, it led the
+        # search astray, XSokoban #37 in 9,261 positions, not 182)
+        more = self.advisor(walls, boxes, player) if self.advisor is not None and from_cells and not children else []
+        for pushes, moved, at in children + more:
             child = self.region_key(moved, at)
             if child not in self.came:
                 left = self.distance(moved)
                 if left < UNREACHABLE:
-                    self.enqueue(child, key, pushes, left, moved, at, True)
+                    self.enqueue(child, key, pushes, left, moved, at, not more)
         self._pushed(key, boxes, walls, stuck, loose, candidates, seen)
 
     def _pushed(
@@ -383,15 +393,20 @@ def _goal_areas(board: Board) -> list[int]:
     return [area for area in board.parts(board.goals) if area.bit_count() >= ROOM_GOALS]
 
 
-def _fill_order(board: Board, area: int, player: int) -> tuple[int, ...] | None:
+def _fill_order(board: Board, area: int, player: int, outside: int | None) -> tuple[int, ...] | None:
     """The area's goals, first to fill first: boxes on all of them are pulled out one by
-    one (the others staying), the fewest pulls first; None if some box cannot be."""
+    one (the others staying), the fewest pulls first, each to a cell a box of `outside`
+    could be pushed to, were the player anywhere and the others staying (None: to any cell
+    off the area); None if some box cannot be. (XSokoban #43: a box pulled up out of a
+    corner no box can come down into from outside gave an order no plan could keep.)"""
     inside = area
     out = []
     while inside:
         best = None
         for box in cells_of(inside):
-            pulls = _pulls_out(board, inside & ~(1 << box), box, area, player)
+            others = inside & ~(1 << box)
+            reachable = board.floor if outside is None else pushable_to(board, outside, board.floor & ~others)
+            pulls = _pulls_out(board, others, box, area, player, reachable)
             if pulls is not None and (best is None or pulls < best[0]):
                 best = (pulls, box)
         if best is None:
@@ -401,9 +416,10 @@ def _fill_order(board: Board, area: int, player: int) -> tuple[int, ...] | None:
     return tuple(reversed(out))
 
 
-def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> int | None:
-    """Fewest pulls that take a lone box from `box` off the area's goals, the `others`
-    standing as walls and the player coming from where it starts; None: none do."""
+def _pulls_out(board: Board, others: int, box: int, area: int, player: int, reachable: int) -> int | None:
+    """Fewest pulls that take a lone box from `box` off the area's goals to a `reachable`
+    cell, the `others` standing as walls and the player coming from where it starts;
+    None: none do."""
     floor, steps = board.floor, board.steps
     free = floor & ~others
     start_region = board.reach(player, free & ~(1 << box))
@@ -411,7 +427,7 @@ def _pulls_out(board: Board, others: int, box: int, area: int, player: int) -> i
     seen = {(box, (start_region & -start_region).bit_length())}
     while queue:
         cell, region, pulls = queue.popleft()
-        if not (area >> cell) & 1:
+        if not (area >> cell) & 1 and (reachable >> cell) & 1:
             return pulls
         for step in steps:
             stand, back = cell + step, cell + 2 * step  # the player pulls from `stand`, backs onto `back`

@@ -1,0 +1,115 @@
+"""Hotspots: boxes standing in other boxes' way to the goals, after Festival's.
+
+Shoham's Festival calls a box off its goal a hotspot when, were it a wall, another
+box off its goal could be pushed (a lone box, the player anywhere) to fewer goals
+than before. Which cells a box on a cell blocks depends on the board alone, so it
+is worked out once per cell, when a box first stands there (a pull from each goal
+with the cell walled, against one without), and kept.
+
+- The hotspots feature: the boxes that are hotspots, fewer first.
+- The hotspot advisor: the box blocking the most others goes, alone (the others
+  in place), by the fewest pushes to a cell where it blocks none of them (a goal
+  blocks none): one child, made as the packing advisor's are.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+
+from fewest.solvers.common.search import steps_back
+from fewest.solvers.sokoban.board.board import Board, cells_of, pullable_to
+from fewest.solvers.sokoban.board.tables import Tables
+from fewest.solvers.sokoban.plans.packing_order import Push
+
+# States (box cell, player's region) the advisor's search takes out at most: a box that
+# cannot get out of the way nearby is left to the search (XSokoban: most moves out of the
+# way found take under 20 pushes).
+MOST_STATES = 400
+
+
+class Hotspots:
+    """The cells a box on each cell blocks (see above), worked out as boxes come there."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.reaching = [pullable_to(board, 1 << goal) for goal in cells_of(board.goals)]
+        self.blocking: dict[int, int] = {}
+
+    def blocked_by(self, cell: int) -> int:
+        """The cells off the goals from which a lone box reaches fewer goals with a wall on `cell`."""
+        blocked = self.blocking.get(cell)
+        if blocked is None:
+            board = self.board
+            walled = replace(board, floor=board.floor & ~(1 << cell))
+            blocked = 0
+            for goal, reaching in zip(cells_of(board.goals), self.reaching):
+                if goal != cell:
+                    blocked |= reaching & ~pullable_to(walled, 1 << goal)
+            blocked &= ~board.goals & ~(1 << cell)
+            self.blocking[cell] = blocked
+        return blocked
+
+    def weights(self, boxes: int) -> dict[int, int]:
+        """{box: the boxes it blocks} for each hotspot of `boxes` (boxes on goals are none)."""
+        loose = boxes & ~self.board.goals
+        found = {}
+        for box in cells_of(loose):
+            blocked = (self.blocked_by(box) & loose).bit_count()
+            if blocked:
+                found[box] = blocked
+        return found
+
+    def count(self, boxes: int) -> int:
+        """The hotspots among `boxes` (the feature)."""
+        loose = boxes & ~self.board.goals
+        return sum(1 for box in cells_of(loose) if self.blocked_by(box) & loose)
+
+    def advice(self, walls: Tables, boxes: int, player: int) -> list[tuple[list[Push], int, int]]:
+        """The hotspot advisor: (pushes, boxes after, player's cell after) taking the box that
+        blocks the most others (ties: the lowest cell) alone to the nearest cell where it
+        blocks none of them; [] when there is no hotspot or no such cell near. `walls`: the
+        tables with the packed boxes as walls (its live cells are where a box may go)."""
+        weights = self.weights(boxes)
+        if not weights:
+            return []
+        box = max(weights, key=lambda cell: (weights[cell], -cell))
+        others = boxes & ~(1 << box)
+        loose = others & ~self.board.goals
+        pushes = lone_pushes_until(
+            self.board, walls.live, others, box, player,
+            lambda cell: (self.board.goals >> cell) & 1 or not self.blocked_by(cell) & loose,
+        )
+        if not pushes:
+            return []
+        last, d = pushes[-1]
+        return [(pushes, others | (1 << (last + self.board.steps[d])), last)]
+
+
+def lone_pushes_until(board: Board, live: int, others: int, box: int, player: int, wanted) -> list[Push] | None:
+    """The fewest pushes taking a lone box from `box` to a cell where `wanted(cell)` holds
+    (not its own), over `live` cells, the `others` in place and the player on `player`;
+    None when none is found within MOST_STATES states. A state is the box's cell and the
+    player's region beside it (by its lowest cell)."""
+    free = board.floor & ~others
+    region = board.reach(player, free & ~(1 << box))
+    first = (box, region & -region)
+    came: dict = {first: None}
+    queue = deque([(box, region)])
+    taken = 0
+    while queue and taken < MOST_STATES:
+        cell, region = queue.popleft()
+        taken += 1
+        state = (cell, region & -region)
+        if cell != box and wanted(cell):
+            return steps_back(came, state)
+        for d, step in enumerate(board.steps):
+            behind, ahead = cell - step, cell + step
+            if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
+                continue
+            reached = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)
+            after = (ahead, reached & -reached)
+            if after not in came:
+                came[after] = (state, (cell, d))
+                queue.append((ahead, reached))
+    return None
