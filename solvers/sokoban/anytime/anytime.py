@@ -20,6 +20,7 @@ from fewest.solvers.sokoban.anytime.improve import improvements, plan_cost, vici
 from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.plans.packing_order import Push, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.retrograde_order import with_part_orders
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 FOUND, IMPROVED = "found", "improved"
@@ -45,6 +46,7 @@ def anytime_plans(
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
+        orders = with_part_orders(tables.board, boxes, orders)  # (goals side by side in no room: ordered too)
         plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
     if plan is None:
         return

@@ -62,12 +62,13 @@ def fess_search(
 def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
     """A position's FESS cell from its boxes (see above); `orders` as packing_orders."""
     packed_goals = sum(1 << goal for goal in orders)
+    free_goals = board.goals & ~packed_goals  # (a box on a goal of no order counts as packed)
     order_list = list(set(orders.values()))
     doors = doorways(board)
     near_orders = board.spread(packed_goals) & board.floor & ~board.goals
 
     def features(boxes: int) -> tuple[int, int, int, int]:
-        packed = packed_in_order(boxes, order_list) if orders else boxes & board.goals
+        packed = packed_in_order(boxes, order_list) | (boxes & free_goals)
         loose = boxes & ~packed
         in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))
