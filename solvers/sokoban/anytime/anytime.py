@@ -1,7 +1,8 @@
 """The anytime solver's first stages: a plan fast, then shorter ones.
 
 The packing search (sokoban/plans/packing_order.py, on a goal-room level) and
-the FESS-like finder (fess.py) look for a plan, each on a share of the phase;
+the FESS-like finder (fess.py; goals side by side in no room get an order found
+backwards, sokoban/plans/retrograde_order.py) look for a plan, each on a share of the phase;
 each finds plans the other misses (XSokoban #58, #73, #82 against #37). The
 first plan is given at once ("found"), then reordered between boxes
 (sokoban/plans/interleave.py) and shortened by the vicinity improver (improve.py),

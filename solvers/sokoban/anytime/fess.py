@@ -5,8 +5,9 @@ and takes them from the cells in turn, so a search stuck in one kind of position
 goes on from another. The packing search (sokoban/plans/packing_order.py) does that
 with two features; here it gets FESS's four, each worked out from the boxes alone:
 
-- packed: boxes on the goals of a goal room's packing order (no room: on any goal),
-  more first;
+- packed: boxes on the goals of a packing order filled from its first with no gap
+  (a goal room's, or one found backwards: plans/retrograde_order.py), and boxes on
+  goals of no order, more first;
 - connectivity: the pieces the boxes cut the free floor into, fewer first;
 - room connectivity: boxes standing in a doorway (a floor cell whose loss splits
   the floor: between rooms, or in a tunnel), fewer first;

@@ -4,7 +4,7 @@
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control
 from fewest.solvers.sokoban import solver
-from fewest.solvers.sokoban.anytime.fess import fess_search
+from fewest.solvers.sokoban.anytime.fess import fess_features, fess_search
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.plans.packing_order import packing_orders
@@ -45,3 +45,11 @@ def test_the_finders_plan_with_the_order_replays():
     pushes = fess_search(build_tables(board), boxes, player, Control(Budget(nodes=5_000)), orders)
     assert pushes is not None
     oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, pushes)[0])
+
+
+def test_the_finder_counts_boxes_packed_in_order_and_on_goals_of_no_order():
+    lvl, board, boxes, player = position(SCATTERED)
+    a, b, c = (board.inside(row * lvl.width + column) for row, column in [(1, 1), (1, 2), (3, 3)])
+    packed = fess_features(board, with_part_orders(board, boxes, {}))
+    assert packed((1 << b) | (1 << c))[0] == -1  # (B before A: loose; C, in no order: packed)
+    assert packed((1 << a) | (1 << b))[0] == -2
