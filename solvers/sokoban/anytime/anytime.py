@@ -47,7 +47,7 @@ def anytime_plans(
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
-        orders = with_part_orders(tables.board, boxes, orders)  # (goals side by side in no room: ordered too)
+        orders = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
         plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
     if plan is None:
         return

@@ -1,8 +1,11 @@
 """Packing orders found backwards for levels with no goal room
 (sokoban/plans/retrograde_order.py), and the FESS-like finder's plans with them."""
 
+import pytest
+
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control
+from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.anytime.fess import fess_features, fess_search
 from fewest.solvers.sokoban.board.board import compile_board
@@ -53,3 +56,9 @@ def test_the_finder_counts_boxes_packed_in_order_and_on_goals_of_no_order():
     packed = fess_features(board, with_part_orders(board, boxes, {}))
     assert packed((1 << b) | (1 << c))[0] == -1  # (B before A: loose; C, in no order: packed)
     assert packed((1 << a) | (1 << b))[0] == -2
+
+
+def test_the_order_stops_with_the_budget():
+    _, board, boxes, _ = position(SCATTERED)
+    with pytest.raises(Stopped):
+        retrograde_order(board, boxes, Control(Budget(seconds=0)))
