@@ -47,7 +47,10 @@ def anytime_plans(
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
-        orders = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
+        more = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
+        if more != orders:
+            plan = _within(fess_search, tables, boxes, player, control, start, knobs.part_orders_share, more, tuning)
+    if plan is None:
         plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
     if plan is None:
         return
