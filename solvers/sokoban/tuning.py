@@ -250,6 +250,12 @@ class AnytimeTuning:
     # With its weights the finder finds all but one (#34) of the packing search's plans on
     # every third XSokoban level, and more (#31 and #46 need it for 3-15 s): 0.3 -> 0.1.
     packed_share: float = 0.1
+    # Where the FESS-like finder with the orders found backwards (sokoban/plans/retrograde_order.py)
+    # stops, then it goes on with the goal-room orders alone. Finder alone, 8 s a level, Sasquatch:
+    # with them, plans for the same 10 odd levels, most sooner (#9 1.5 s -> 0.2, #21 1.1 -> 0.1),
+    # #7 and #23 later (2.4 -> 7.4, 2.0 -> 7.1); on the even levels 5 against 6 (#6 lost, 0.8 s
+    # without them): each finds plans the other misses soon.
+    part_orders_share: float = 0.4
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The anytime solver's first stages: a plan fast, then shorter ones.
 
 The packing search (sokoban/plans/packing_order.py, on a goal-room level) and
-the FESS-like finder (fess.py) look for a plan, each on a share of the phase;
+the FESS-like finder (fess.py; goals side by side in no room get an order found
+backwards, sokoban/plans/retrograde_order.py) look for a plan, each on a share of the phase;
 each finds plans the other misses (XSokoban #58, #73, #82 against #37). The
 first plan is given at once ("found"), then reordered between boxes
 (sokoban/plans/interleave.py) and shortened by the vicinity improver (improve.py),
@@ -20,6 +21,7 @@ from fewest.solvers.sokoban.anytime.improve import improvements, plan_cost, vici
 from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.plans.packing_order import Push, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.retrograde_order import with_part_orders
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 FOUND, IMPROVED = "found", "improved"
@@ -44,6 +46,10 @@ def anytime_plans(
         plan = _within(_near_plan, tables, boxes, player, control, start, knobs.packed_share, near, tuning)
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
+    if plan is None:
+        more = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
+        if more != orders:
+            plan = _within(fess_search, tables, boxes, player, control, start, knobs.part_orders_share, more, tuning)
     if plan is None:
         plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
     if plan is None:

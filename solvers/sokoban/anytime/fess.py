@@ -5,8 +5,9 @@ and takes them from the cells in turn, so a search stuck in one kind of position
 goes on from another. The packing search (sokoban/plans/packing_order.py) does that
 with two features; here it gets FESS's four, each worked out from the boxes alone:
 
-- packed: boxes on the goals of a goal room's packing order (no room: on any goal),
-  more first;
+- packed: boxes on the goals of a packing order filled from its first with no gap
+  (a goal room's, or one found backwards: plans/retrograde_order.py), and boxes on
+  goals of no order, more first;
 - connectivity: the pieces the boxes cut the free floor into, fewer first;
 - room connectivity: boxes standing in a doorway (a floor cell whose loss splits
   the floor: between rooms, or in a tunnel), fewer first;
@@ -93,12 +94,13 @@ def fess_features(board: Board, orders: dict[int, tuple[int, ...]], hotspots: Ho
     """A position's FESS cell from its boxes (see above); `orders` as packing_orders;
     with `hotspots`, a fifth feature: the hotspots (hotspots.py), fewer first."""
     packed_goals = sum(1 << goal for goal in orders)
+    free_goals = board.goals & ~packed_goals  # (a box on a goal of no order counts as packed)
     order_list = list(set(orders.values()))
     doors = doorways(board)
     near_orders = board.spread(packed_goals) & board.floor & ~board.goals
 
     def features(boxes: int) -> tuple[int, ...]:
-        packed = packed_in_order(boxes, order_list) if orders else boxes & board.goals
+        packed = packed_in_order(boxes, order_list) | (boxes & free_goals)
         loose = boxes & ~packed
         in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))

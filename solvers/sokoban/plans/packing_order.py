@@ -420,14 +420,20 @@ def _pulls_out(board: Board, others: int, box: int, area: int, player: int, reac
     """Fewest pulls that take a lone box from `box` off the area's goals to a `reachable`
     cell, the `others` standing as walls and the player coming from where it starts;
     None: none do."""
-    floor, steps = board.floor, board.steps
-    free = floor & ~others
-    start_region = board.reach(player, free & ~(1 << box))
-    queue: deque = deque([(box, start_region, 0)])
-    seen = {(box, (start_region & -start_region).bit_length())}
+    start_region = board.reach(player, board.floor & ~others & ~(1 << box))
+    return pulls_to(board, others, box, [start_region], board.floor & ~area & reachable)
+
+
+def pulls_to(board: Board, others: int, box: int, regions: list[int], targets: int) -> int | None:
+    """Fewest pulls that take a lone box from `box` onto a cell of `targets`, the `others`
+    standing as walls and the player starting in one of `regions` (each the cells it
+    reaches round the box); None: none do."""
+    free, steps = board.floor & ~others, board.steps
+    queue: deque = deque((box, region, 0) for region in regions)
+    seen = {(box, (region & -region).bit_length()) for region in regions}
     while queue:
         cell, region, pulls = queue.popleft()
-        if not (area >> cell) & 1 and (reachable >> cell) & 1:
+        if (targets >> cell) & 1:
             return pulls
         for step in steps:
             stand, back = cell + step, cell + 2 * step  # the player pulls from `stand`, backs onto `back`

@@ -26,7 +26,7 @@ def told_plans(lvl: S.Level, budget: Budget, tuning=NO_QUICK_PROOF) -> tuple[lis
 
 
 def test_a_plan_is_told_then_shorter_ones_then_the_proof_comes():
-    lvl = microban(6)
+    lvl = microban(5)  # (found 31 moves, then 27, 25; #6's first plan is its shortest with pair orders)
     told, answer = told_plans(lvl, Budget(seconds=30))
     assert [stage for stage, _ in told][:1] == ["found"] and len(told) >= 2
     assert {stage for stage, _ in told[1:]} == {"improved"}
