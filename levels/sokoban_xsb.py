@@ -63,6 +63,7 @@ MAX_SOLUTION_MOVES = 1_000_000  # (a run length can spell a great many: memory s
 _MAX_KEY = 40
 _BOARD = "#@+$*. -_"
 _OBJECTS = "#@+$*"
+_PLAIN = frozenset(_BOARD)
 
 
 # ----- lines -------------------------------------------------------------------
@@ -81,6 +82,8 @@ class _Line:
 def _decode(raw: str, number: int, source: str) -> list[Row] | None:
     """The grid rows one line draws (run lengths expanded), or None when it is not a
     grid line. A line starting with `#` must be one: its faults raise LevelFormatError."""
+    if len(raw) <= MAX_LEVEL_CELLS and _PLAIN.issuperset(raw):  # (most grid lines: no run lengths, one row)
+        return [Row(raw.replace("-", " ").replace("_", " "), number, tuple(range(1, len(raw) + 1)))]
     must = raw.lstrip().startswith("#")
     rows: list[Row] = []
     text: list[str] = []
