@@ -33,8 +33,11 @@ def main() -> None:
 
 def _end_with_worker() -> None:
     """End this process and its helpers when the worker that started it closes its standard
-    input or dies (a worker killed mid-level leaves no search running on)."""
-    sys.stdin.buffer.read()
+    input or dies (a worker killed mid-level leaves no search running on). Read from the
+    descriptor, not sys.stdin: a thread blocked in the buffered reader holds its lock, and
+    the interpreter's shutdown after the answer then aborts with a fatal error."""
+    while os.read(0, 65536):
+        pass
     if os.getpgid(0) == os.getpid():  # (a group of its own, as the worker starts it: end it whole)
         os.killpg(0, signal.SIGKILL)
     os._exit(1)

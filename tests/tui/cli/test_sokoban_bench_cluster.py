@@ -103,3 +103,22 @@ def test_a_level_s_process_ends_when_its_worker_goes(tmp_path):
     assert child.wait(timeout=5) == -signal.SIGKILL
     assert child.stdout is not None and child.stdout.read() == b""  # (no helper holds the pipe open)
     assert not group_runs(child.pid)  # (nothing of its group is left)
+
+
+def test_a_level_s_process_that_answers_ends_cleanly_its_worker_still_there(tmp_path):
+    from fewest.levels import read_file_each
+    from fewest.tui.bench.sokoban_set import solved_row
+
+    path = tmp_path / "one.xsb"
+    path.write_text(microban(1))
+    level = read_file_each(path).entries[0].level
+    child = subprocess.Popen([sys.executable, "-m", "fewest.tui.bench.spawned_level"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    child.stdin.write(pickle.dumps((level, "moves", 10.0, 2**30, solved_row)))
+    child.stdin.flush()  # (and kept open, as the worker keeps it while the level runs)
+    row = pickle.loads(child.stdout.read())
+    assert row.status == "optimal"
+    # (a thread blocked reading the buffered stdin made the interpreter's shutdown abort)
+    assert child.wait(timeout=10) == 0 and b"Fatal Python error" not in child.stderr.read()
+    child.stdin.close()
