@@ -646,7 +646,7 @@ def test_with_a_time_budget_a_table_that_stays_shallow_is_dropped_halfway(monkey
     lvl, row = microban(36)[35]  # the start's matching is far beyond a few layers of pulls
     assert checked(lvl, solve(lvl, "pushes", tuning=short, seconds=60.0))[1] == int(row["min_pushes"])
     assert len(grown) == 1 and not grown[0].complete and not asked  # one half, then never asked
-    longer = tuned(short, pulls={"share": 0.002})  # 60 ms a half
+    longer = tuned(short, pulls={"share": 0.02})  # 0.6 s a half (60 ms was too short under load 7)
     lvl, row = microban(1)[0]  # a small level: complete at once, kept and asked
     grown.clear()
     assert checked(lvl, solve(lvl, "pushes", tuning=longer, seconds=60.0))[1] == int(row["min_pushes"])
