@@ -202,8 +202,6 @@ class FessTuning:
     # opener alone 5,637). Their children are weighed as any push, and come only where the
     # packing advisor has none: free, or beside its children, they cost #31 and slowed
     # #19, #37, #61 10 to 50 times.
-    # The hotspots as a fifth feature: #10, #34, #37 and #61 lost.
-    hotspots: bool = False
     hotspot_advisor: bool = True  # the hotspot advisor's child (alone: as many positions as none)
     # The opener's (alone: #43 from no box packed to 7 of 9 in 6,000 positions, no plan)
     opener: bool = True

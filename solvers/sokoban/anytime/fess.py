@@ -61,14 +61,13 @@ def fess_search(
     # matching alone finds in 1,500-6,600 positions were not found in 4,000 by weight)
     weighted = fess.weighted and bool(orders)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=fess.cell_turn, weighted=weighted))
-    hotspots = Hotspots(board) if fess.hotspots or fess.hotspot_advisor else None
+    hotspots = Hotspots(board) if fess.hotspot_advisor else None
     advisor = _advisors(board, orders, hotspots, fess)
-    cells = fess_features(board, orders, hotspots if fess.hotspots else None)
-    plan = packed_search(tables, boxes, player, control, orders, knobs, cells, advisor)
+    plan = packed_search(tables, boxes, player, control, orders, knobs, fess_features(board, orders), advisor)
     if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
         knobs = replace(knobs, packing=replace(knobs.packing, weighted=False))
-        cells = fess_features(board, {}, hotspots if fess.hotspots else None)
-        plan = packed_search(tables, boxes, player, control, {}, knobs, cells, _advisors(board, {}, hotspots, fess))
+        advisor = _advisors(board, {}, hotspots, fess)
+        plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}), advisor)
     return plan
 
 
@@ -77,7 +76,7 @@ def _advisors(
 ) -> Advisor | None:
     """FESS's advisors beside the packing advisor, as the tuning has them (None: none)."""
     chosen = []
-    if hotspots is not None and fess.hotspot_advisor:
+    if hotspots is not None:
         chosen.append(hotspots.advice)
     if fess.opener and orders:
         chosen.append(Opener(board, orders).advice)
@@ -90,23 +89,20 @@ def _advisors(
     return advice
 
 
-def fess_features(board: Board, orders: dict[int, tuple[int, ...]], hotspots: Hotspots | None = None) -> Features:
-    """A position's FESS cell from its boxes (see above); `orders` as packing_orders;
-    with `hotspots`, a fifth feature: the hotspots (hotspots.py), fewer first."""
+def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
+    """A position's FESS cell from its boxes (see above); `orders` as packing_orders."""
     packed_goals = sum(1 << goal for goal in orders)
     free_goals = board.goals & ~packed_goals  # (a box on a goal of no order counts as packed)
     order_list = list(set(orders.values()))
     doors = doorways(board)
     near_orders = board.spread(packed_goals) & board.floor & ~board.goals
 
-    def features(boxes: int) -> tuple[int, ...]:
+    def features(boxes: int) -> tuple[int, int, int, int]:
         packed = packed_in_order(boxes, order_list) | (boxes & free_goals)
         loose = boxes & ~packed
         in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))
-        if hotspots is None:
-            return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way
-        return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way, hotspots.count(boxes)
+        return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way
 
     return features
 

@@ -53,7 +53,6 @@ def test_a_box_in_the_doorway_is_the_one_hotspot():
     _, board, boxes, _ = start(DOORWAY)
     door = board.inside(2 * 9 + 4)
     assert Hotspots(board).weights(boxes) == {door: 1}
-    assert Hotspots(board).count(boxes) == 1
 
 
 def test_the_hotspot_advisor_takes_the_box_out_of_the_way():
@@ -82,7 +81,7 @@ def test_the_opener_frees_a_way_when_the_packing_advisor_has_none():
 
 
 def test_the_finder_with_every_advisor_finds_plans_that_replay():
-    tuning = tuned(fess={"hotspots": True, "hotspot_advisor": True, "opener": True})
+    tuning = tuned(fess={"hotspot_advisor": True, "opener": True})
     for text in [*LEVELS.values(), DOORWAY]:
         lvl, board, boxes, player = start(text)
         pushes = fess_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)), tuning=tuning)
