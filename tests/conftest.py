@@ -54,6 +54,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # (pytest then collects five times over, for unraisable exceptions: the first of them is
+    # this one, and the other four walk only what it leaves new, not the whole session's heap)
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The heaviest test files first (see heavy_files.txt), each file's tests kept together
     and in their order."""
