@@ -15,8 +15,7 @@ from __future__ import annotations
 from fewest.solvers.sokoban.anytime.hotspots import lone_pushes_until
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, cells_of
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables
-from fewest.solvers.sokoban.plans.packing_order import Push
-from fewest.solvers.sokoban.plans.packing_order import _lone_pushes as lone_pushes
+from fewest.solvers.sokoban.plans.packing_order import Push, lone_pushes
 
 
 class Opener:

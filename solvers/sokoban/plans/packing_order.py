@@ -336,7 +336,7 @@ class _PackingSearch:
             goal = next(goal for goal in packing if not (moved >> goal) & 1 or goal == target)
             if goal == target:
                 return [([(cell, d)], moved, cell, True)]
-            more = _lone_pushes(self.board, walls, moved & ~(1 << target), target, cell, goal)
+            more = lone_pushes(self.board, walls, moved & ~(1 << target), target, cell, goal)
             if more is not None:
                 made.append(([(cell, d)] + more, moved ^ (1 << target) ^ (1 << goal), more[-1][0], True))
         if not frozen_group(walls, moved & ~stuck, target) & ~self.board.goals:
@@ -373,7 +373,7 @@ def _advised(
         if goal is None:
             continue
         for box in cells_of(loose):
-            pushes = _lone_pushes(board, walls, boxes & ~(1 << box), box, player, goal)
+            pushes = lone_pushes(board, walls, boxes & ~(1 << box), box, player, goal)
             if pushes:
                 advised.append((pushes, boxes ^ (1 << box) ^ (1 << goal), pushes[-1][0]))
     return advised
@@ -447,10 +447,10 @@ def pulls_to(board: Board, others: int, box: int, regions: list[int], targets: i
     return None
 
 
-def _lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
+def lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
     """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
     the player on `player`; None when it cannot get there. A state is the box's cell and
-    the player's region beside it (by its lowest cell), as in _pulls_out; A* on the lone
+    the player's region beside it (by its lowest cell), as in pulls_to; A* on the lone
     box's push distance (`tables`, whose goals hold `goal`), which never overestimates."""
     floor, steps = board.floor, board.steps
     free = floor & ~others

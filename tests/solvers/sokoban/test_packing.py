@@ -12,7 +12,7 @@ from fewest.solvers.sokoban import solver
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board, pushable_to
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
-from fewest.solvers.sokoban.plans.packing_order import _lone_pushes, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.packing_order import lone_pushes, packed_search, packing_orders
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.tuning import TUNING
@@ -326,6 +326,6 @@ def test_a_lone_box_goes_to_its_goal_in_fewest_pushes_unless_walled_off(blocked)
     box, goal, player = board.inside(2 * 7 + 2), board.inside(2 * 7 + 5), board.inside(2 * 7 + 1)
     # a box just before the goal, the two cells beside it in the row above and below filled too
     others = sum(1 << board.inside(r * 7 + 4) for r in (1, 2, 3)) if blocked else 0
-    pushes = _lone_pushes(board, tables, others, box, player, goal)
+    pushes = lone_pushes(board, tables, others, box, player, goal)
     assert bool((pushable_to(board, 1 << box, board.floor & ~others) >> goal) & 1) is not blocked  # (the check first)
     assert pushes == (None if blocked else [(box, 2), (box + 1, 2), (box + 2, 2)])
