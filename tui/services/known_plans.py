@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from fewest.engine.base import parse_plan, replay
+from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry
 from fewest.levels.bundled import is_bundled
 from fewest.tui.services.hints import PlanBook
@@ -39,8 +40,6 @@ def saved_start_plan(entry: LevelEntry) -> tuple[Any, list] | None:
     """(the level's start, the shortest solution saved in its file that solves it from
     there), or None: where `fewest solve` starts its search for a plan, so that a run out of
     time answers with that plan (or a shorter one near it) rather than with none."""
-    from fewest.engine.registry import rules_for
-
     rules = rules_for(entry.family)
     start = rules.initial_state(entry.level)
     plans = [solving_plan(rules, entry.level, text, start) for text in entry.solutions if len(text) <= SAVED_MOST]
