@@ -100,7 +100,7 @@ def fess_features(board: Board, orders: dict[int, tuple[int, ...]]) -> Features:
     def features(boxes: int) -> tuple[int, int, int, int]:
         packed = packed_in_order(boxes, order_list) | (boxes & free_goals)
         loose = boxes & ~packed
-        in_the_way = (loose & near_orders).bit_count() if orders and packed != packed_goals else 0
+        in_the_way = (loose & near_orders).bit_count() if orders and packed & packed_goals != packed_goals else 0
         pieces = len(board.parts(board.floor & ~boxes))
         return -packed.bit_count(), pieces, (boxes & doors).bit_count(), in_the_way
 
