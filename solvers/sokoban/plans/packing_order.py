@@ -146,6 +146,7 @@ class _PackingSearch:
         `features`: a position's cell (None: `_features`); `advisor`: more advice for it."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
+        self.advice_boxes = knobs.advice_boxes
         self.board = board = tables.board
         self.order_list = list(set(orders.values()))
         self.shift = board.size.bit_length()
@@ -277,7 +278,10 @@ class _PackingSearch:
         rows = [walls.rows[box] for box in order]
         matching = self._matching_of(key, order, rows)
         # (only boxes with a push now can go anywhere: the others' searches were wasted)
-        children = _advised(board, walls, self.orders, boxes, movable, player) if self.advise and from_cells else []
+        children = (
+            _advised(board, walls, self.orders, boxes, movable, player, self.advice_boxes)
+            if self.advise and from_cells else []
+        )
         # (more advice where the packing advisor has none, weighed as any push: free, it led the
         # search astray, XSokoban #37 in 9,261 positions, not 182)
         more = self.advisor(walls, boxes, player) if self.advisor is not None and from_cells and not children else []
@@ -394,20 +398,27 @@ def packed_in_order(boxes: int, orders: list[tuple[int, ...]]) -> int:
 
 
 def _advised(
-    board: Board, walls: Tables, orders: dict[int, tuple[int, ...]], boxes: int, loose: int, player: int
+    board: Board, walls: Tables, orders: dict[int, tuple[int, ...]], boxes: int, loose: int, player: int,
+    most: int,
 ) -> list[tuple[list[Push], int, int]]:
-    """The packing advisor: (pushes, boxes after, player's cell after) for each box of `loose`
-    that can go alone, the other boxes in place, all the way to the next empty goal of an
-    order (as FESS's packing advisor, a whole packing step as one child)."""
+    """The packing advisor: (pushes, boxes after, player's cell after) for the `most` boxes of
+    `loose` nearest the next empty goal of an order (by the lone box's push distance) that
+    can go alone, the other boxes in place, all the way there (as FESS's packing advisor, a
+    whole packing step as one child)."""
     advised = []
     for order in set(orders.values()):
         goal = next((goal for goal in order if not (boxes >> goal) & 1), None)
         if goal is None:
             continue
-        for box in cells_of(loose):
+        at_goal = (walls.board.goals & ((1 << goal) - 1)).bit_count()
+        found = 0
+        for _, box in sorted((walls.rows[box][at_goal], box) for box in cells_of(loose)):
             pushes = lone_pushes(board, walls, boxes & ~(1 << box), box, player, goal)
             if pushes:
                 advised.append((pushes, boxes ^ (1 << box) ^ (1 << goal), pushes[-1][0]))
+                found += 1
+                if found == most:
+                    break
     return advised
 
 

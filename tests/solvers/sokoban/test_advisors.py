@@ -68,7 +68,7 @@ def test_the_opener_frees_a_way_when_the_packing_advisor_has_none():
     lvl, board, boxes, player = start(XSOKOBAN_43)
     tables = build_tables(board)
     orders = packing_orders(board, boxes, player)
-    assert orders and not _advised(board, tables, orders, boxes, boxes, player)
+    assert orders and not _advised(board, tables, orders, boxes, boxes, player, 2)
     opener = Opener(board, orders)
     [(pushes, after, at)] = opener.advice(tables, boxes, player)
     assert replayed(lvl, board, boxes, player, pushes) == after
