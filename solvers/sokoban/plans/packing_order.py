@@ -85,9 +85,10 @@ Advisor = Callable[[Tables, int, int], list]
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
     """{goal cell: the area's goals in filling order} for each goal area that has one.
-    An area whose boxes cannot all be pulled out, or holding the player, has none; so has
-    one whose boxes are not the first goals of its order (a hint from a room filled that
-    far keeps the order). Goals with no order are filled as any others."""
+    An area whose boxes cannot all be pulled out, or holding the player, has none. Boxes on
+    the area's goals already stay: when they are not the first goals of its order (a hint
+    from a room filled that far keeps the order), the order goes round them (_around_filled),
+    or there is none. Goals with no order are filled as any others."""
     orders: dict[int, tuple[int, ...]] = {}
     for area in _goal_areas(board):
         if (area >> player) & 1:
@@ -108,9 +109,11 @@ def _around_filled(board: Board, area: int, filled: int, player: int, outside: i
     """An order for an area whose boxes on its goals are not the first of its own order (a
     level that starts so, or a player who filled the room another way): those boxes first,
     staying for good, then the other goals as _fill_order finds them round those boxes
-    (None: no box there, or not every other box can be pulled out round them). Without it,
-    such an area got no order: 7 of XSokoban's levels, 14 of Sasquatch's, 58 of the bundled
-    Grigoriev packs' 140."""
+    (None: no box there, or not every other box can be pulled out round them). Such areas
+    are at the start of 7 of XSokoban's levels, 14 of Sasquatch's and 58 of the bundled
+    Grigoriev packs' 140; 1, 3 and 18 of them get an order so (in the others the boxes in
+    place stop the pulls), and the finders then find plans for 14 of Grigoriev 2001's 36
+    such levels in 6,000 positions, against 11 with no order there."""
     if not filled:
         return None
     rest = area & ~filled
