@@ -512,7 +512,9 @@ GRIGR_FOUND = {"sokoban_grigr2001.xsb": {9, 15, 40, 81}, "sokoban_grigrspecial.x
 # Levels with neither: no proof in 240 s, and no plan in 180 s of `fewest solve` (Grigr 2001
 # #1, #2) or 300 s (the anytime stages on 150 s, then the searches for any plan on 95% of
 # 150 s; #3 and 2002 #40 then 600 s of those searches; #3, 2002 #10, #27, #31 and #40 then
-# 240-300 s of them at weights 20/10)
+# 240-300 s of them at weights 20/10); again none in 150 s of `fewest solve` each with the
+# hotspot and opener advisors, and for 2001 #2 (a room order round its boxes on goals since)
+# 100 s of the anytime stages)
 NO_PLAN = {
     "sokoban_grigr2001.xsb": {1, 2, 3, 19, 78, 84},
     "sokoban_grigr2002.xsb": {10, 27, 31, 40},
