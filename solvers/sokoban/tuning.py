@@ -253,6 +253,11 @@ class AnytimeTuning:
     # With its weights the finder finds all but one (#34) of the packing search's plans on
     # every third XSokoban level, and more (#31 and #46 need it for 3-15 s): 0.3 -> 0.1.
     packed_share: float = 0.1
+    # Of the finders' time, the search backwards' (after the packing search; from the start on a
+    # level with no goal room). The bench at 60 s a level (--jobs 2) had plans for XSokoban #12
+    # and #86 and Sasquatch #49 only from the best effort's search backwards, at 60 s; alone it
+    # finds them in 0.67, 0.09 and 0.02 s. Most levels it cannot: its share is what they lose.
+    backward_share: float = 0.05
     # Where the FESS-like finder with the orders found backwards (sokoban/plans/retrograde_order.py)
     # stops, then it goes on with the goal-room orders alone. Finder alone, 8 s a level, Sasquatch:
     # with them, plans for the same 10 odd levels, most sooner (#9 1.5 s -> 0.2, #21 1.1 -> 0.1),

@@ -1,9 +1,11 @@
 """The anytime solver's first stages: a plan fast, then shorter ones.
 
-The packing search (sokoban/plans/packing_order.py, on a goal-room level) and
-the FESS-like finder (fess.py; goals side by side in no room get an order found
-backwards, sokoban/plans/retrograde_order.py) look for a plan, each on a share of the phase;
-each finds plans the other misses (XSokoban #58, #73, #82 against #37). The
+The packing search (sokoban/plans/packing_order.py, on a goal-room level), the
+search backwards (sokoban/searches/backward.py, briefly: it finds what it finds at
+once) and the FESS-like finder (fess.py; goals side by side in no room get an order
+found backwards, sokoban/plans/retrograde_order.py) look for a plan, each on a share of
+the phase; each finds plans the others miss (XSokoban #58, #73, #82 against #37; #12
+and #86 backwards only). The
 first plan is given at once ("found"), then reordered between boxes
 (sokoban/plans/interleave.py) and shortened by the vicinity improver (improve.py),
 each shorter plan given as it comes ("improved"), while they gain and the
@@ -22,6 +24,7 @@ from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
 from fewest.solvers.sokoban.plans.packing_order import Push, packed_search, packing_orders
 from fewest.solvers.sokoban.plans.retrograde_order import with_part_orders
+from fewest.solvers.sokoban.searches.backward import pulled_plan
 from fewest.solvers.sokoban.tuning import TUNING, SokobanTuning
 
 FOUND, IMPROVED = "found", "improved"
@@ -46,6 +49,9 @@ def anytime_plans(
         plan = _within(_near_plan, tables, boxes, player, control, start, knobs.packed_share, near, tuning)
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
+    if plan is None:
+        until = (knobs.packed_share if orders else 0.0) + knobs.backward_share
+        plan = _within(_pulled, tables, boxes, player, control, start, until, tuning.best_effort.backward_weight, tuning)
     if plan is None:
         more = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
         if more != orders:
@@ -79,6 +85,11 @@ def _near_plan(
         if plan is not None:
             return plan
     return None
+
+
+def _pulled(tables: Tables, boxes: int, player: int, control: Control, weight: int, tuning: SokobanTuning) -> list[Push] | None:
+    """The search backwards (sokoban/searches/backward.py) as a finder, `weight` its factor."""
+    return pulled_plan(tables, boxes, player, control, weight)
 
 
 def _within(

@@ -6,6 +6,7 @@ from collections import deque
 from fewest.engine import sokoban as S
 from fewest.solvers import Budget, Control, Status
 from fewest.solvers.sokoban import solver
+from fewest.solvers.sokoban.anytime.anytime import FOUND, anytime_plans
 from fewest.solvers.sokoban.anytime.fess import fess_search
 from fewest.solvers.sokoban.board.board import compile_board
 from fewest.solvers.sokoban.board.tables import build_tables
@@ -97,3 +98,36 @@ def test_after_a_step_off_the_plan_the_first_plan_comes_from_near_it(monkeypatch
         if told:
             assert told[0][0] == "found"
             oracle.replay_length(S, lvl, list(told[0][1].moves), here)
+
+
+# Sasquatch #49 "Parallel Logic" (David W. Skinner, the Sasquatch collection: test data only):
+# no goal room, and the FESS-like finder finds no plan in 20,000 positions; the search
+# backwards, one of the anytime stages, finds one in 617.
+SASQUATCH_49 = """\
+ #########################
+ #  #  #  #  #  #  #  #  #
+ # $#$ # $#$ # $#$ # $#$ #
+ #  #  #  #  #  #  #  #  #
+ ## # ### # ### # ### # ##
+ #  #  #  #  #  #  #  #  #
+ #     #     #     #     #
+## ### # ### # ### # ### ##
+#   #  #  #  #  #  #  #   #
+#   #     #  @  #     #   #
+##  # ### # ### # ### #  ##
+ #  .  . . .   . . .  .  #
+ #########################"""
+
+
+def test_the_search_backwards_is_a_stage_of_the_finders():
+    lvl = level(SASQUATCH_49)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    # (its share of 20,000 positions: 1,000; none in all 20,000 without it)
+    stage, plan = next(anytime_plans(build_tables(board), boxes, player, Control(Budget(nodes=20_000))))
+    assert stage == FOUND
+    moves, _ = solver.step_plan(board, boxes, player, plan)
+    state = S.initial_state(lvl)
+    for move in moves:
+        state = S.apply(lvl, state, move)
+    assert S.is_solved(lvl, state)
