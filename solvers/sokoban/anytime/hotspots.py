@@ -15,18 +15,12 @@ XSokoban #10, #34, #37 and #61 of every third level at 12,000 positions.)
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import replace
 
-from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, cells_of, pullable_to
 from fewest.solvers.sokoban.board.tables import Tables
-from fewest.solvers.sokoban.plans.packing_order import Push
+from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes_until
 
-# States (box cell, player's region) the advisor's search takes out at most: a box that
-# cannot get out of the way nearby is left to the search (XSokoban: most moves out of the
-# way found take under 20 pushes).
-MOST_STATES = 400
 
 
 class Hotspots:
@@ -80,32 +74,3 @@ class Hotspots:
             return []
         last, d = pushes[-1]
         return [(pushes, others | (1 << (last + self.board.steps[d])), last)]
-
-
-def lone_pushes_until(board: Board, live: int, others: int, box: int, player: int, wanted) -> list[Push] | None:
-    """The fewest pushes taking a lone box from `box` to a cell where `wanted(cell)` holds
-    (not its own), over `live` cells, the `others` in place and the player on `player`;
-    None when none is found within MOST_STATES states. A state is the box's cell and the
-    player's region beside it (by its lowest cell)."""
-    free = board.floor & ~others
-    region = board.reach(player, free & ~(1 << box))
-    first = (box, region & -region)
-    came: dict = {first: None}
-    queue = deque([(box, region)])
-    taken = 0
-    while queue and taken < MOST_STATES:
-        cell, region = queue.popleft()
-        taken += 1
-        state = (cell, region & -region)
-        if cell != box and wanted(cell):
-            return steps_back(came, state)
-        for d, step in enumerate(board.steps):
-            behind, ahead = cell - step, cell + step
-            if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
-                continue
-            reached = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)
-            after = (ahead, reached & -reached)
-            if after not in came:
-                came[after] = (state, (cell, d))
-                queue.append((ahead, reached))
-    return None

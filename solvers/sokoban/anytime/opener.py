@@ -12,10 +12,9 @@ child, made as the packing advisor's are."""
 
 from __future__ import annotations
 
-from fewest.solvers.sokoban.anytime.hotspots import lone_pushes_until
 from fewest.solvers.sokoban.board.board import DIRECTIONS, Board, cells_of
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables
-from fewest.solvers.sokoban.plans.packing_order import Push, lone_pushes
+from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes, lone_pushes_until
 
 
 class Opener:

@@ -54,19 +54,17 @@ from __future__ import annotations
 
 import heapq
 from array import array
-from collections import deque
 from typing import Callable
 
 from fewest.solvers.common.control import Control
 from fewest.solvers.common.assignment import Matching, assign, matching_cost, min_cost, reassign, warm_assign
-from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes, pushable_to
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, with_walls
+from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes, pulls_to
 from fewest.solvers.sokoban.tuning import TUNING, PackingTuning, SokobanTuning
 
-Push = tuple[int, int]  # (box cell before the push, direction index)
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
 # A position kept (its key, parent and pushes, its entry in both queues, the tables per set
 # of packed boxes): 480-520 bytes measured (XSokoban #8 and #9, 8 s, peak resident size over
@@ -473,69 +471,3 @@ def _pulls_out(board: Board, others: int, box: int, area: int, player: int, reac
     None: none do."""
     start_region = board.reach(player, board.floor & ~others & ~(1 << box))
     return pulls_to(board, others, box, [start_region], board.floor & ~area & reachable)
-
-
-def pulls_to(board: Board, others: int, box: int, regions: list[int], targets: int) -> int | None:
-    """Fewest pulls that take a lone box from `box` onto a cell of `targets`, the `others`
-    standing as walls and the player starting in one of `regions` (each the cells it
-    reaches round the box); None: none do."""
-    free, steps = board.floor & ~others, board.steps
-    queue: deque = deque((box, region, 0) for region in regions)
-    seen = {(box, (region & -region).bit_length()) for region in regions}
-    while queue:
-        cell, region, pulls = queue.popleft()
-        if (targets >> cell) & 1:
-            return pulls
-        for step in steps:
-            stand, back = cell + step, cell + 2 * step  # the player pulls from `stand`, backs onto `back`
-            if not (region >> stand) & 1 or not (free >> back) & 1:
-                continue
-            reached = board.reach(back, free & ~(1 << stand))
-            state = (stand, (reached & -reached).bit_length())
-            if state not in seen:
-                seen.add(state)
-                queue.append((stand, reached, pulls + 1))
-    return None
-
-
-def lone_pushes(board: Board, tables: Tables, others: int, box: int, player: int, goal: int) -> list[Push] | None:
-    """The fewest pushes taking a lone box from `box` to `goal`, the `others` in place and
-    the player on `player`; None when it cannot get there. A state is the box's cell and
-    the player's region beside it (by its lowest cell), as in pulls_to; A* on the lone
-    box's push distance (`tables`, whose goals hold `goal`), which never overestimates."""
-    floor, steps = board.floor, board.steps
-    free = floor & ~others
-    # (the box keeps to cells from which it could reach the goal alone: the advisor's searches
-    # over every live cell were 60% of the FESS-like finder's time on XSokoban #13)
-    at_goal = (tables.board.goals & ((1 << goal) - 1)).bit_count()
-    rows = tables.rows
-    # (were the player anywhere: a bitboard check, and the searches fail four times in five)
-    if rows[box][at_goal] >= UNREACHABLE or not (pushable_to(board, 1 << box, free, 1 << goal) >> goal) & 1:
-        return None
-    region = board.reach(player, free & ~(1 << box))
-    first = (box, (region & -region).bit_length())
-    came: dict = {first: None}  # state -> (state before, push)
-    pushes_to = {first: 0}
-    queue = [(rows[box][at_goal], 0, box, region)]
-    while queue:
-        _, pushes, cell, region = heapq.heappop(queue)
-        state = (cell, (region & -region).bit_length())
-        if cell == goal:
-            return steps_back(came, state)
-        if pushes > pushes_to[state]:
-            continue  # (queued again since, by fewer pushes)
-        pushes += 1
-        for d, step in enumerate(steps):
-            behind, ahead = cell - step, cell + step
-            if not (region >> behind) & 1 or not (free >> ahead) & 1:
-                continue
-            left = rows[ahead][at_goal]
-            if left >= UNREACHABLE:
-                continue
-            reached = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)  # (the player, left on `cell`)
-            after = (ahead, (reached & -reached).bit_length())
-            if pushes < pushes_to.get(after, UNREACHABLE):
-                pushes_to[after] = pushes
-                came[after] = (state, (cell, d))
-                heapq.heappush(queue, (pushes + left, pushes, ahead, reached))
-    return None

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from fewest.solvers.common.control import Control
 from fewest.solvers.sokoban.board.board import Board, cells_of
-from fewest.solvers.sokoban.plans.packing_order import pulls_to
+from fewest.solvers.sokoban.plans.lone_box import pulls_to
 
 # A part of fewer goals gets no order: a box pushed onto a lone goal of an order would be
 # packed there for good, and boxes on their way elsewhere often cross such goals.

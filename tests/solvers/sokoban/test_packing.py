@@ -12,7 +12,8 @@ from fewest.solvers.sokoban import solver
 from fewest.solvers.common.control import Stopped
 from fewest.solvers.sokoban.board.board import compile_board, pushable_to
 from fewest.solvers.sokoban.plans.interleave import shortest_interleaving
-from fewest.solvers.sokoban.plans.packing_order import lone_pushes, packed_search, packing_orders
+from fewest.solvers.sokoban.plans.lone_box import lone_pushes
+from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
 from fewest.solvers.common.processes import spare_core
 from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.tuning import TUNING
