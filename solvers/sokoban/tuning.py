@@ -161,7 +161,7 @@ class PackingTuning:
     # The packing advisor's children per order, at most: the boxes nearest the order's next goal
     # that can go there alone. Every third XSokoban level at 12,000 positions and Sasquatch's odd
     # levels at 6,000: the same plans for 2 as for every box (21 and 5 levels, positions within
-    # 3% level by level but #64, 1,590 -> 425), in 8% and 19% less time; 1 lost #31.
+    # 3% level by level but #64, 1,590 -> 425), in 8% and 7-19% less time; 1 lost #31.
     advice_boxes: int = 2
     # In the cells, positions come by their weight first (see packing_order.py's enqueue), then
     # by the matching; False: by the matching alone (the FESS-like finder turns it on).

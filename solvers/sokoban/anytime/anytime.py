@@ -51,7 +51,8 @@ def anytime_plans(
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
         until = (knobs.packed_share if orders else 0.0) + knobs.backward_share
-        plan = _within(_pulled, tables, boxes, player, control, start, until, tuning.best_effort.backward_weight, tuning)
+        weight = tuning.best_effort.backward_weight
+        plan = _within(_pulled, tables, boxes, player, control, start, until, weight, tuning)
     if plan is None:
         more = with_part_orders(tables.board, boxes, orders, control)  # (goals side by side in no room too)
         if more != orders:
@@ -87,7 +88,9 @@ def _near_plan(
     return None
 
 
-def _pulled(tables: Tables, boxes: int, player: int, control: Control, weight: int, tuning: SokobanTuning) -> list[Push] | None:
+def _pulled(
+    tables: Tables, boxes: int, player: int, control: Control, weight: int, tuning: SokobanTuning
+) -> list[Push] | None:
     """The search backwards (sokoban/searches/backward.py) as a finder, `weight` its factor."""
     return pulled_plan(tables, boxes, player, control, weight)
 

@@ -22,7 +22,6 @@ from fewest.solvers.sokoban.board.tables import Tables
 from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes_until
 
 
-
 class Hotspots:
     """The cells a box on each cell blocks (see above), worked out as boxes come there."""
 

@@ -115,7 +115,8 @@ def _around_filled(board: Board, area: int, filled: int, player: int, outside: i
     if not filled:
         return None
     rest = area & ~filled
-    order = _fill_order(board, rest, player, outside, filled, area) or _fill_order(board, rest, player, None, filled, area)
+    order = _fill_order(board, rest, player, outside, filled, area)
+    order = order or _fill_order(board, rest, player, None, filled, area)
     return None if order is None else tuple(cells_of(filled)) + order
 
 
