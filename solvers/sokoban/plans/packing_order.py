@@ -92,7 +92,7 @@ def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int
         if (area >> player) & 1:
             continue
         outside = boxes & ~area
-        order = _fill_order(board, area, player, outside) or _fill_order(board, area, player, None)
+        order = _fill_order(board, area, player, outside)
         filled = area & boxes
         if order is None or filled != sum(1 << goal for goal in order[: filled.bit_count()]):
             order = _around_filled(board, area, filled, player, outside)
@@ -116,7 +116,6 @@ def _around_filled(board: Board, area: int, filled: int, player: int, outside: i
         return None
     rest = area & ~filled
     order = _fill_order(board, rest, player, outside, filled, area)
-    order = order or _fill_order(board, rest, player, None, filled, area)
     return None if order is None else tuple(cells_of(filled)) + order
 
 
@@ -188,7 +187,7 @@ class _PackingSearch:
                     control.check()
                 if boxes & goals == goals:
                     return _chain(came, key)
-                self._expand(key, boxes, player, from_cells, cell)
+                self._expand(key, boxes, player, cell)
             return None
 
     def walls_of(self, packed: int) -> Tables:
@@ -256,9 +255,11 @@ class _PackingSearch:
         _, _, key, boxes, player = heapq.heappop(self.queue)
         return key, boxes, player, None
 
-    def _expand(self, key: int, boxes: int, player: int, from_cells: bool, cell: tuple | None = None) -> None:
-        """Queue the children of a position taken out (and, from the cells, the advisor's)."""
+    def _expand(self, key: int, boxes: int, player: int, cell: tuple | None) -> None:
+        """Queue the children of a position taken out, and the advisors' when it came from
+        the cells (`cell`: its cell then; None from the greedy queue)."""
         board, goals = self.board, self.board.goals
+        from_cells = cell is not None
         # (its cell, when it came from one: the features cost 16% of the finder's time on XSokoban #16)
         self.parent_cell = self.features(boxes) if cell is None else cell
         free = board.floor & ~boxes
@@ -439,15 +440,24 @@ def _goal_areas(board: Board) -> list[int]:
 
 
 def _fill_order(
-    board: Board, area: int, player: int, outside: int | None, standing: int = 0, whole: int | None = None
+    board: Board, area: int, player: int, outside: int, standing: int = 0, whole: int | None = None
+) -> tuple[int, ...] | None:
+    """The area's goals, first to fill first (_pulled_out_order), each pulled out to a cell
+    a box of `outside` could be pushed to; where no order has such edges, to any cell off
+    the area. None if some box cannot be pulled out at all. (XSokoban #43: a box pulled up
+    out of a corner no box can come down into from outside gave an order no plan could keep.)"""
+    return (_pulled_out_order(board, area, player, outside, standing, whole)
+            or _pulled_out_order(board, area, player, None, standing, whole))
+
+
+def _pulled_out_order(
+    board: Board, area: int, player: int, outside: int | None, standing: int, whole: int | None
 ) -> tuple[int, ...] | None:
     """The area's goals, first to fill first: boxes on all of them are pulled out one by
     one (the others staying), the fewest pulls first, each to a cell a box of `outside`
     could be pushed to, were the player anywhere and the others staying (None: to any cell
-    off the area); None if some box cannot be. (XSokoban #43: a box pulled up out of a
-    corner no box can come down into from outside gave an order no plan could keep.)
-    `standing`: boxes that stay where they are throughout, as walls; `whole`: the goals a
-    box is pulled off (None: the area's)."""
+    off the area); None if some box cannot be. `standing`: boxes that stay where they are
+    throughout, as walls; `whole`: the goals a box is pulled off (None: the area's)."""
     inside = area
     whole = area if whole is None else whole
     out = []

@@ -13,6 +13,7 @@ from fewest.solvers.sokoban.board.tables import build_tables
 from fewest.solvers.sokoban.pruning.deadlock import is_dead
 from tests import oracle
 from tests.sokoban_support import level, lexicographic_optimum, search_position, tuned
+from tests.solvers.sokoban.test_advisors import replayed
 from tests.solvers.sokoban.test_fess import microban
 from tests.solvers.sokoban.test_packing import XSOKOBAN_2
 
@@ -126,8 +127,4 @@ def test_the_search_backwards_is_a_stage_of_the_finders():
     # (its share of 20,000 positions: 1,000; none in all 20,000 without it)
     stage, plan = next(anytime_plans(build_tables(board), boxes, player, Control(Budget(nodes=20_000))))
     assert stage == FOUND
-    moves, _ = solver.step_plan(board, boxes, player, plan)
-    state = S.initial_state(lvl)
-    for move in moves:
-        state = S.apply(lvl, state, move)
-    assert S.is_solved(lvl, state)
+    assert replayed(lvl, board, boxes, player, plan) == board.goals
