@@ -279,15 +279,15 @@ def hint_for(
     return answer
 
 
-NEAR_BACK = 5  # positions back a plan known is looked for, to start a search near it
-
-
 def _near_plan(book: PlanBook, positions: Sequence[Any]) -> tuple[Any, tuple] | None:
-    """The plan known from the latest of `positions` (oldest first: this one last, and the
-    NEAR_BACK before it) that has one (that position, the plan): a player who stepped off a hint's plan
-    is near it. A search's plan, else the rest of a known solution (a level file's, the
-    player's best): the search starts from it rather than from nothing."""
-    for position in list(positions)[::-1][:NEAR_BACK + 1]:
+    """The plan known from the latest of `positions` (oldest first: this one last, back to
+    the level's start) that has one (that position, the plan): a player who stepped off a
+    hint's plan, or played their own way from a known solution's start, is often near it.
+    A search's plan, else the rest of a known solution (a level file's, the player's best):
+    the search starts from it rather than from nothing. (Grigr 2001 #1, #15 and #40, two
+    pushes of one's own 30% of the way along the saved plan, the plan near the start: from
+    no plan in 20 s to one in 1 s; the latest five positions alone held none there.)"""
+    for position in reversed(positions):
         known = book.known(position)
         if known is not None and known.plan:
             return position, known.plan

@@ -587,6 +587,27 @@ def test_a_known_solution_answers_before_the_search_which_starts_from_it_on_or_o
         assert told == [] and searched == [(0, (here, saved[moves_in:]))]  # (a step off: the search starts near)
 
 
+def test_a_players_own_way_from_a_known_solutions_start_searches_near_that_solution(monkeypatch):
+    level = read_text(ROOM, "room.xsb")[0].level
+    start = sokoban.initial_state(level)
+    saved = tuple(parse_plan(sokoban, DETOUR))
+    searched: list = []
+
+    def search(*args, near_plan=None, **options):
+        searched.append(near_plan)
+        return Solution(Status.BUDGET, stats=Stats(reason="time"), at_least=2)
+
+    monkeypatch.setattr(hints.api, "solve", search)
+    book = PlanBook(sokoban, level)
+    book.learn_saved(start, saved, "the level file's solution")
+    positions = [start]
+    for move in parse_plan(sokoban, "urrrddl"):  # (seven steps of one's own, none on the solution's way)
+        positions.append(sokoban.apply(level, positions[-1], move))
+    assert all(book.saved(position) is None for position in positions[1:])
+    hint_for("sokoban", level, positions[-1], positions[:-1], book, lambda: False)
+    assert searched == [(start, saved)]  # (from the latest position with a plan known: the start)
+
+
 @pytest.mark.parametrize("whose", ["the level file's solution", "your best solution", "too long"])
 async def test_a_hint_the_search_cannot_give_comes_from_a_known_solution(tmp_path, monkeypatch, whose):
     monkeypatch.setattr(hints.api, "solve",
