@@ -42,11 +42,14 @@ def anytime_plans(
     `improve_seconds`: how long the improving goes on from the first plan, when not to the
     end of the budget (the finders may take all of it)."""
     knobs = tuning.anytime
-    start = control.seconds
+    start = control.seconds, 0  # (the phase's node budget counts the quick proof's too, as it always did)
     orders = packing_orders(tables.board, boxes, player)
     plan = None
     if near is not None:
         plan = _within(_near_plan, tables, boxes, player, control, start, knobs.packed_share, near, tuning)
+        # (the finders' shares count from here: a plan near that was no help takes none of the
+        # packing search's, the quickest finder on a goal-room level)
+        start = control.seconds, control.expanded
     if plan is None and orders:
         plan = _within(packed_search, tables, boxes, player, control, start, knobs.packed_share, orders, tuning)
     if plan is None:
@@ -96,15 +99,15 @@ def _pulled(
 
 
 def _within(
-    finder: object, tables: Tables, boxes: int, player: int, control: Control, start: float, until: float,
+    finder: object, tables: Tables, boxes: int, player: int, control: Control, start: tuple[float, int], until: float,
     extra: object, tuning: SokobanTuning,
 ) -> list[Push] | None:
     """The `finder`'s plan on the phase's budgets up to `until` of them, its time counted
-    from `start` (its seconds; None: it found none, or ran out), `extra` its fifth argument
-    (the packing orders, or the plan near). Raises Stopped on a cancel."""
+    from `start` (its seconds and positions expanded; None: it found none, or ran out), `extra`
+    its fifth argument (the packing orders, or the plan near). Raises Stopped on a cancel."""
     whole = control.budget
-    seconds = None if whole.seconds is None else start + (whole.seconds - start) * until
-    nodes = None if whole.nodes is None else int(whole.nodes * until)
+    seconds = None if whole.seconds is None else start[0] + (whole.seconds - start[0]) * until
+    nodes = None if whole.nodes is None else start[1] + int((whole.nodes - start[1]) * until)
     try:
         with control.within(replace(whole, seconds=seconds, nodes=nodes)) as phase:
             return finder(tables, boxes, player, phase, extra, tuning)  # type: ignore[operator]

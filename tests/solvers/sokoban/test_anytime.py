@@ -101,6 +101,25 @@ def test_after_a_step_off_the_plan_the_first_plan_comes_from_near_it(monkeypatch
             oracle.replay_length(S, lvl, list(told[0][1].moves), here)
 
 
+def test_a_plan_near_that_is_no_help_leaves_the_packing_search_its_share(monkeypatch):
+    from fewest.solvers.sokoban.anytime import anytime
+
+    def no_help(_tables, _boxes, _player, control, *_rest):  # (looks near the plan all its share, in vain)
+        while True:
+            control.tick()
+
+    lvl = level(XSOKOBAN_2)  # (the packing search's plan: 39 positions)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    monkeypatch.setattr(anytime, "_near_plan", no_help)
+    monkeypatch.setattr(anytime, "pulled_plan", lambda *_args: None)  # (the other finders find nothing)
+    monkeypatch.setattr(anytime, "fess_search", lambda *_args: None)
+    control = Control(Budget(nodes=2_000))
+    stage, plan = next(anytime_plans(build_tables(board), boxes, player, control, near=(boxes, [])))
+    assert stage == FOUND
+    assert replayed(lvl, board, boxes, player, plan) == board.goals
+
+
 # Sasquatch #49 "Parallel Logic" (David W. Skinner, the Sasquatch collection: test data only):
 # no goal room, and the FESS-like finder finds no plan in 20,000 positions; the search
 # backwards, one of the anytime stages, finds one in 617.
