@@ -74,9 +74,13 @@ def test_the_process_tree_stays_within_its_memory_and_time_budgets(tmp_path):
     budget = memory * 2**30
     trivial = tmp_path / "one.xsb"
     trivial.write_text("#####\n#@$.#\n#####\n")
-    start_up, _, _ = _run(["solve", "--json", str(trivial)])  # (the interpreter's start: no budget holds it)
+    before, _, _ = _run(["solve", "--json", str(trivial)])  # (the interpreter's start: no budget holds it)
     wall, peak, done = _run(["solve", "--json", "--level", "139", "--memory", str(memory),
                              "--timeout", str(timeout), str(DATA / "Microban_155.xsb")])
+    # (timed before and after: on a loaded CI machine one start took 0.62 s and the run's own
+    # start more, its wall 22 ms over the allowance)
+    after, _, _ = _run(["solve", "--json", str(trivial)])
+    start_up = max(before, after)
     record = json.loads(done.stdout)
     assert done.returncode == 1 and record["status"] in ("budget", "found"), done.stderr
     assert peak <= budget + max(MARGIN_LEAST, MARGIN_SHARE * budget), f"{peak / MIB:.0f} MiB"
