@@ -516,10 +516,10 @@ GRIGR_FOUND = {"sokoban_grigr2001.xsb": {1, 9, 15, 40, 81}, "sokoban_grigrspecia
 # 150 s; #3 and 2002 #40 then 600 s of those searches; #3, 2002 #10, #27, #31 and #40 then
 # 240-300 s of them at weights 20/10); again none in 150 s of `fewest solve` each with the
 # hotspot and opener advisors, and for 2001 #2 (a room order round its boxes on goals since)
-# 100 s of the anytime stages; none in 660 s of the anytime finders with 12 GB on each (0.7-4.6
-# million positions; #1 got its plan so), nor in 1,666 s with 8 GB on 2001 #3 (5.7 million, out
-# of memory), nor in 120 s backwards at weight 3 then 480 s of the pushes alone at weight 3
-# (10 GB; 4-6 million positions) on 2002 #31 and #40
+# 100 s of the anytime stages). Then none in 660 s of the anytime finders with 12 GB on each
+# (0.7-4.6 million positions; #1 got its plan so), nor on 2001 #3 with 8 GB for up to 1,800 s
+# (5.7 million positions, ended at 1,666 s), nor in 120 s backwards at weight 3 then 480 s of
+# the pushes alone at weight 3 (10 GB; 4-6 million positions) on 2002 #31 and #40.
 NO_PLAN = {
     "sokoban_grigr2001.xsb": {2, 3, 19, 78, 84},
     "sokoban_grigr2002.xsb": {10, 27, 31, 40},

@@ -42,7 +42,7 @@ def test_ctrl_c_stops_every_process_quietly(argv, below):
     )
     # (waited for, not slept on: a loaded machine took over 2.5 s to start the command, and
     # a helper may come only with the proof, after the finders' and the improver's shares of
-    # the time in this process: 0.4 + 0.15 of it at most; a loaded CI saw none in 30 s)
+    # the time, run in the command's own process: 0.4 + 0.15 of it at most; CI saw none in 30 s)
     deadline = time.monotonic() + 100
     while len(descendants(command.pid)) < below and command.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
