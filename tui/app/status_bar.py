@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fewest.tui.services.level_summary import by_metric
+from fewest.tui.services.level_summary import at_most, by_metric
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ASCII_SPINNER = "|/-\\"
@@ -30,6 +30,8 @@ class StatusFacts:
     seconds: float | None  # None hides the timer
     unsolvable: bool = False  # proven: no plan solves the level (a par given is wrong)
     metric: str = "moves"  # what hints, solve, par and best go by (named when not the moves)
+    bound: int | None = None  # where no par is known: the fewest of a solution known ("Par ≤656")
+    ascii_only: bool = False  # (that sign as "<=")
 
 
 class MessageLine(Static):
@@ -92,12 +94,18 @@ def _counters(facts: StatusFacts, best_unit: bool) -> Text:
     if facts.pushes is not None:
         field("Pushes", facts.pushes)
     # ("Par 7 pushes": the unit says what M chose)
-    field("Par", "none" if facts.unsolvable else by_metric("?" if facts.par is None else facts.par, facts.metric))
+    field("Par", "none" if facts.unsolvable else by_metric(_par_shown(facts), facts.metric))
     field("Best", "-" if facts.best is None else by_metric(facts.best, facts.metric if best_unit else "moves"))
     field("Hints", facts.hints)
     if facts.seconds is not None:
         field("Time", clock_text(facts.seconds))
     return text
+
+
+def _par_shown(facts: StatusFacts) -> int | str:
+    if facts.par is not None:
+        return facts.par
+    return "?" if facts.bound is None else at_most(facts.bound, facts.ascii_only)
 
 
 def _shortened(activity: str) -> list[str]:

@@ -11,8 +11,10 @@ import datetime
 import os
 from dataclasses import dataclass, replace
 
+from fewest.engine.base import parse_plan
+from fewest.engine.registry import rules_for
 from fewest.levels.base import LevelEntry, LevelFormatError
-from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, pack_title
+from fewest.levels.bundled import FAMILY_ORDER, SOURCE_PREFIX, bundled_packs, is_bundled, pack_title
 from fewest.levels.files import read_file_each
 from fewest.solvers import api
 from fewest.tui.services.generated import kept_series_paths, load_daily
@@ -174,6 +176,38 @@ def par_of(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> in
     (a file's par can be wrong), else as its file says (`Par`, `Push-par`)."""
     learned = store.level(entry.key).par_by(metric)
     return learned if learned is not None else file_par(entry, metric)
+
+
+def par_bound(entry: LevelEntry, store: ProgressStore, metric: str = "moves") -> int | None:
+    """The fewest by `metric` of the solutions known, which the par cannot exceed: the
+    shortest plan a search found and kept, the player's best, a solution saved in a bundled
+    pack (checked by its tests; a user's file's are not, and are left out). None: none known."""
+    record = store.level(entry.key)
+    known = [count for count in (record.found_by(metric), record.best_by(metric), _saved_count(entry, metric))
+             if count is not None]
+    return min(known) if known else None
+
+
+_SAVED_COUNTS: dict[tuple[str, str], int | None] = {}  # (level key, metric) -> _saved_count's answer
+
+
+def _saved_count(entry: LevelEntry, metric: str) -> int | None:
+    """The fewest by `metric` of the solutions a bundled pack saves with the level (counted
+    once per level: the chooser shows a row per level, the status line redraws each tick)."""
+    if not entry.solutions or not is_bundled(entry):
+        return None
+    key = (entry.key, metric)
+    if key not in _SAVED_COUNTS:
+        rules = rules_for(entry.family)
+        counts = []
+        for text in entry.solutions:
+            try:
+                tally = rules.tally(parse_plan(rules, text))
+            except ValueError:  # (not moves: the hint passes it over too)
+                continue
+            counts.append(tally.pushes if metric == "pushes" else tally.moves)
+        _SAVED_COUNTS[key] = min(counts, default=None)
+    return _SAVED_COUNTS[key]
 
 
 def file_par(entry: LevelEntry, metric: str = "moves") -> int | None:

@@ -3,7 +3,8 @@
 From the start: the one the solver proved with the par, the player's best or a solution
 saved in the level's file when it is as short; from where a resumed game stands, the one
 kept with it; and, kept aside for where a search finds no plan as short, the player's
-bests and the file's solutions whatever their length. Each is replayed first: a plan
+bests, the plans searches found on earlier visits and the file's solutions, whatever
+their length. Each is replayed first: a plan
 that no longer solves the level is passed over.
 """
 
@@ -55,8 +56,9 @@ def recall_plans(books: dict[str, PlanBook], entry: LevelEntry, record: LevelRec
     with the par by the book's metric, else the player's own best (moves) or a solution
     saved in the file if it is as short (pushes: as few, with the fewest moves for them,
     in a bundled pack); from `here`, where a `resumed` game stands, the one kept with it.
-    The player's bests and the file's solutions, whatever their length, are kept aside
-    in every book for positions on their way where a search finds no plan as short."""
+    The player's bests, the plans a search found on earlier visits and the file's
+    solutions, whatever their length, are kept aside in every book for positions on their
+    way where a search finds no plan as short (and a hint there answers with one at once)."""
     moves_book = books["moves"]
     rules, level = moves_book.rules, moves_book.level
     # (a user's file may state a par the solver has not proven: not one to trust here)
@@ -78,6 +80,7 @@ def recall_plans(books: dict[str, PlanBook], entry: LevelEntry, record: LevelRec
         if plans:
             books["pushes"].learn(start, min(plans, key=len))
     for texts, origin in (((record.best_plan, record.push_best_plan), "your best solution"),
+                          ((record.found_plan, record.push_found_plan), "a plan found on an earlier visit"),
                           (entry.solutions, "the level file's solution")):
         for text in texts:
             if text is None or len(text) > SAVED_MOST:  # (a letter a move at least)

@@ -21,6 +21,11 @@ def by_metric(count: int | str, metric: str) -> str:
     return counted(count, "push", "pushes") if metric == "pushes" else str(count)
 
 
+def at_most(bound: int, ascii_only: bool = False) -> str:
+    """A count the par cannot exceed, as the Par shows it where no par is known ("≤656")."""
+    return f"{'<=' if ascii_only else '≤'}{bound}"
+
+
 def short_count(count: int) -> str:
     """A count in at most five characters or so: 9,999, 12,345, 678k, 3.7M."""
     if count < 100_000:

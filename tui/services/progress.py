@@ -62,6 +62,11 @@ _BESTS = {
     "moves": ("best_moves", "best_pushes", "best_plan"),
     "pushes": ("push_best", "push_best_moves", "push_best_plan"),
 }
+# the same for the shortest plan from the start a search found, not proven shortest
+_FOUND = {
+    "moves": ("found_moves", "found_pushes", "found_plan"),
+    "pushes": ("push_found", "push_found_moves", "push_found_plan"),
+}
 
 
 @dataclass
@@ -82,12 +87,36 @@ class LevelRecord:
     push_best: int | None = None  # the fewest pushes of a solve without help
     push_best_moves: int | None = None  # its moves (the fewest of such solves)
     push_best_plan: str | None = None
+    # The shortest plan from the start a hint's or solve's search found where it proved none
+    # shortest, by each metric (its count, the other count, its text): the level met again
+    # answers a hint with it at once and searches on from it, not from nothing (a plan found
+    # after minutes on a big level is not lost with the app), and its count bounds the par.
+    found_moves: int | None = None
+    found_pushes: int | None = None
+    found_plan: str | None = None
+    push_found: int | None = None
+    push_found_moves: int | None = None
+    push_found_plan: str | None = None
 
     def offer_best(self, metric: str, count: int, then: int, plan: str | None) -> bool:
         """Keep a solve without help as the best by `metric` if it is better (`count` by the
         metric, ties broken by `then`, the other count); True if kept. One as good as the
         best, kept without its plan (recorded before plans were), gives it its plan."""
-        names = _BESTS[metric]
+        return self._offer(_BESTS[metric], count, then, plan)
+
+    def offer_found(self, metric: str, count: int, then: int, plan: str) -> bool:
+        """Keep a plan from the start a search found (not proven shortest) if it is shorter
+        by `metric` than the one kept (`count`, ties broken by `then`); True if kept."""
+        return self._offer(_FOUND[metric], count, then, plan)
+
+    def found_by(self, metric: str) -> int | None:
+        """The count by `metric` of the shortest plan a search found (see above)."""
+        return getattr(self, _FOUND[metric][0])
+
+    def found_plan_by(self, metric: str) -> str | None:
+        return getattr(self, _FOUND[metric][2])
+
+    def _offer(self, names: tuple[str, str, str], count: int, then: int, plan: str | None) -> bool:
         best = (getattr(self, names[0]), getattr(self, names[1]) or 0)
         if best[0] is None or (count, then) < best:
             for name, value in zip(names, (count, then, plan)):
@@ -124,7 +153,9 @@ class LevelRecord:
             if not isinstance(value, bool):
                 return None
             setattr(record, name, value)
-        for name in ("best_moves", "best_pushes", "par", "push_par", "push_best", "push_best_moves"):
+        counts = ("best_moves", "best_pushes", "par", "push_par", "push_best", "push_best_moves",
+                  "found_moves", "found_pushes", "push_found", "push_found_moves")
+        for name in counts:
             value = data.get(name)
             if value is not None and (type(value) is not int or value < 0):
                 return None
@@ -132,6 +163,12 @@ class LevelRecord:
         for name in ("best_plan", "par_plan", "push_par_plan", "push_best_plan"):  # (the counts stand without them)
             plan = data.get(name)
             setattr(record, name, plan if isinstance(plan, str) else None)
+        for count, then, name in _FOUND.values():  # (a found plan is its text: no text, no count)
+            if not isinstance(data.get(name), str) or getattr(record, count) is None:
+                for field_name in (count, then, name):
+                    setattr(record, field_name, None)
+            else:
+                setattr(record, name, data[name])
         return record
 
     def _kept_before_push_bests(self) -> bool:
@@ -276,6 +313,16 @@ class ProgressStore:
         else:
             return
         self._save_level(key)
+
+    def remember_found(self, key: str, metric: str, count: int, then: int, plan: str) -> bool:
+        """Keep a plan from the start that a search found (not proven shortest), counted
+        `count` by `metric` and `then` by the other, if it is shorter than the one kept (its
+        text `plan`); True if kept."""
+        record = self.levels.setdefault(key, LevelRecord())
+        if not record.offer_found(metric, count, then, plan):
+            return False
+        self._save_level(key)
+        return True
 
     def _save_level(self, key: str) -> None:
         self._data["progress"][key] = asdict(self.levels[key])
@@ -457,8 +504,9 @@ def _saved_when(raw: Any) -> float:
 
 def _merged_levels(theirs: Any, mine: dict) -> dict:
     """One level's record as two instances left it: solved in either, assisted only where
-    neither solved it unaided, the better best by each metric (with its plan), the par
-    this one proved by each (with its plan, or the other's plan for the same par)."""
+    neither solved it unaided, the better best by each metric (with its plan), the shorter
+    plan a search found by each, the par this one proved by each (with its plan, or the
+    other's plan for the same par)."""
     other = LevelRecord.from_json(theirs)
     if other is None:
         return mine
@@ -469,6 +517,9 @@ def _merged_levels(theirs: Any, mine: dict) -> dict:
     for metric, (count, then, plan) in _BESTS.items():
         if getattr(other, count) is not None:
             record.offer_best(metric, getattr(other, count), getattr(other, then) or 0, getattr(other, plan))
+    for metric, (count, then, plan) in _FOUND.items():
+        if getattr(other, count) is not None:
+            record.offer_found(metric, getattr(other, count), getattr(other, then) or 0, getattr(other, plan))
     for par, plan in (("par", "par_plan"), ("push_par", "push_par_plan")):
         if getattr(record, par) is None:
             setattr(record, par, getattr(other, par))

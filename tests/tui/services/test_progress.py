@@ -311,3 +311,29 @@ def test_temp_files_a_killed_write_left_are_swept_when_old(tmp_path):
     os.utime(mine, (0, 0))
     ProgressStore(str(tmp_path))
     assert not stale.exists() and fresh.exists() and mine.exists()
+
+
+def test_a_plan_a_search_found_is_kept_while_none_shorter_is_found(tmp_path):
+    store = ProgressStore(str(tmp_path))
+    assert store.remember_found("k#1", "moves", 30, 6, "R" * 30) is True
+    assert store.remember_found("k#1", "moves", 30, 5, "L" * 30) is True  # (as many moves, fewer pushes)
+    assert store.remember_found("k#1", "moves", 31, 1, "U" * 31) is False
+    assert store.remember_found("k#1", "pushes", 4, 40, "D" * 40) is True  # (apart, by the other metric)
+    record = ProgressStore(str(tmp_path)).level("k#1")
+    assert (record.found_by("moves"), record.found_pushes, record.found_plan_by("moves")) == (30, 5, "L" * 30)
+    assert (record.found_by("pushes"), record.push_found_moves, record.found_plan_by("pushes")) == (4, 40, "D" * 40)
+    # a count kept without its text (or a text of another type) is no plan: both go, the rest stays
+    (tmp_path / "progress.json").write_text(json.dumps({"levels": {
+        "odd#1": {"par": 2, "found_moves": 9, "found_plan": ["R"], "push_found": 3, "push_found_plan": "RRR"},
+        "odd#2": {"found_moves": "9", "found_plan": "R"}}}))
+    again = ProgressStore(str(tmp_path))
+    assert again.level("odd#1") == LevelRecord(par=2, push_found=3, push_found_plan="RRR")
+    assert again.level("odd#2") == LevelRecord() and again.messages  # (a count not a number: unreadable)
+
+
+def test_two_stores_keep_the_shorter_plan_either_found(tmp_path):
+    first, second = ProgressStore(str(tmp_path)), ProgressStore(str(tmp_path))
+    first.remember_found("a#1", "moves", 50, 9, "R" * 50)
+    second.remember_found("a#1", "moves", 40, 12, "L" * 40)
+    first.remember_found("a#1", "moves", 45, 9, "U" * 45)  # (shorter than its own, not than the other's)
+    assert ProgressStore(str(tmp_path)).level("a#1").found_plan == "L" * 40

@@ -31,7 +31,7 @@ from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.app.frontends import board_class, family_title
 from fewest.tui.app.status_bar import MessageLine, StatusBar, StatusFacts
 from fewest.solvers.common.control import Control
-from fewest.tui.services.catalog import chosen_metric, par_of, reread
+from fewest.tui.services.catalog import chosen_metric, par_bound, par_of, reread
 from fewest.tui.services.generated import (
     Recipe, daily_share, generated_entry, keep_more, kept_like, next_recipe, recipe_of,
 )
@@ -238,6 +238,8 @@ class BoardScreen(Screen[int]):
             moves=counters.moves,
             pushes=counters.pushes if self.board.COUNTS_PUSHES else None,
             par=par_of(self.entry, self.store, self.metric),
+            bound=par_bound(self.entry, self.store, self.metric),
+            ascii_only=self.app.ascii_only,
             best=record.best_by(self.metric),
             hints=self.hints,
             seconds=self.visit.seconds if self.app.show_timer else None,
@@ -369,6 +371,19 @@ class BoardScreen(Screen[int]):
         if told is not None:
             self.say(told)
         self._show_status()
+
+    def on_thinker_plan_found(self, message: Thinker.PlanFound) -> None:
+        """Keep a solution a search found (not proven shortest) where no par is known by its
+        metric, the shortest so: the next visit's hint answers with it at once and searches on
+        from it, and the Par shows its count as a bound."""
+        message.stop()
+        if message.key != self.entry.key or par_of(self.entry, self.store, message.metric) is not None:
+            return
+        rules = self.game.rules
+        tally = rules.tally(message.moves)
+        counts = (tally.pushes, tally.moves) if message.metric == "pushes" else (tally.moves, tally.pushes)
+        if self.store.remember_found(self.entry.key, message.metric, *counts, format_plan(rules, message.moves)):
+            self._show_status()
 
     def on_thinker_activity_changed(self, message: Thinker.ActivityChanged) -> None:
         message.stop()

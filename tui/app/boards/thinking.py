@@ -76,6 +76,15 @@ class Thinker(Widget):
             super().__init__()
             self.key, self.metric, self.par, self.plan = key, metric, par, plan
 
+    class PlanFound(Message):
+        """A search found a plan not proven shortest where level `key` was played: `moves`,
+        the moves from the start that led there and then that plan, solve the level (the
+        screen keeps the shortest by `metric` where no par is known)."""
+
+        def __init__(self, key: str, metric: str, moves: list) -> None:
+            super().__init__()
+            self.key, self.metric, self.moves = key, metric, moves
+
     class PlanSoFar(Message):
         """The running search found a plan not proven shortest (its `answer`, with its stage),
         and goes on (posted from the search's thread: the thinker itself handles it)."""
@@ -311,6 +320,7 @@ class Thinker(Widget):
             self._answer(answer)
             return
         self.answer = answer
+        self._keep_found(answer)
         if self.hint_stage == 1 and self._want == "hint" and answer.plan:
             board = self.host.board
             pushes = self.host.game.rules.tally(answer.plan).pushes if board.COUNTS_PUSHES else None
@@ -320,8 +330,19 @@ class Thinker(Widget):
     def _note_progress(self, progress: Progress) -> None:
         self._progress = progress  # a plain attribute: the UI timer reads it, no cross-thread calls
 
+    def _keep_found(self, answer: HintAnswer) -> None:
+        """A plan a search found where the player stands, not proven shortest: after the moves
+        that led here from the level's start, a solution of the level (the screen keeps the
+        shortest; a known solution's rest, which a hint may answer with, is kept already)."""
+        game = self.host.game
+        if (answer.status is not Status.FOUND or not answer.plan or answer.origin is not None
+                or answer.state != game.state or game.start != game.rules.initial_state(game.level)):
+            return
+        self.post_message(self.PlanFound(self.host.entry.key, answer.metric, [*game.line_moves, *answer.plan]))
+
     def _answer(self, answer: HintAnswer) -> None:
         self.answer = answer
+        self._keep_found(answer)
         host = self.host
         rules, entry = host.game.rules, host.entry
         # (from the start with no move before it: back at the start after a traffic car went
