@@ -8,7 +8,7 @@ import time
 
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
-from fewest.solvers.common.solution import Solution, Status
+from fewest.solvers.common.solution import Solution, Stats, Status
 from fewest.tui.app.app import FewestApp
 from fewest.tui.app.boards import thinking
 from fewest.tui.services import hints
@@ -104,3 +104,37 @@ async def test_a_bundled_level_with_a_saved_solution_and_no_par_answers_at_once(
         assert searching.wait(5) and screen.thinker.busy  # (its search goes on, from the solution)
         await pilot.press("escape")
         await idle(pilot)
+
+
+async def test_h_again_after_a_search_ran_out_of_time_searches_twice_as_long(tmp_path, monkeypatch):
+    asked = []
+
+    def runs_out(family, level, state=None, *, budget, should_stop, reason="time", **options):
+        asked.append(budget)
+        return Solution(Status.BUDGET, stats=Stats(reason=reason), at_least=9)
+
+    monkeypatch.setattr(hints.api, "solve", runs_out)
+    app = make_app(tmp_path, "sokoban")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = board_screen(app)
+        await idle(pilot)
+        await pilot.press("right")
+        for minutes in (2, 4, 8):
+            await pilot.press("h")
+            await idle(pilot)
+            assert _message(app).endswith(f"(h again searches for {minutes} minutes)")
+        await pilot.press("h")
+        await idle(pilot)
+        assert "ran out of time (at least 9 moves from here)." in _message(app) and "h again" not in _message(app)
+        hints_counted = screen.hints
+        await pilot.press("h")  # (the longest ran: asking again tells and counts nothing new)
+        await idle(pilot)
+        assert [budget.seconds for budget in asked] == [60, 120, 240, 480] and screen.hints == hints_counted
+        assert all(budget.memory_bytes == asked[0].memory_bytes for budget in asked)
+        monkeypatch.setattr(hints.api, "solve", lambda *args, **options: runs_out(*args, reason="memory", **options))
+        # (back at the start, not searched yet: a search that runs out of memory is not tried again)
+        await pilot.press("left", "h")
+        await idle(pilot)
+        await pilot.press("h")
+        await idle(pilot)
+        assert "ran out of room" in _message(app) and "h again" not in _message(app) and len(asked) == 5

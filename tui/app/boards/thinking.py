@@ -30,11 +30,11 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from fewest.engine.game import EntryKind
 from fewest.levels.base import LevelEntry
 from fewest.solvers import api
-from fewest.solvers.common.control import Progress
+from fewest.solvers.common.control import Budget, Progress
 from fewest.solvers.common.solution import Status
 from fewest.tui.app.boards.host import BoardHost
 from fewest.tui.app.status_bar import ASCII_SPINNER, SPINNER
-from fewest.tui.services.budgets import METER_BUDGET
+from fewest.tui.services.budgets import HINT_BUDGET, LONGEST_HINT_SECONDS, METER_BUDGET
 from fewest.tui.services.hints import (
     HintAnswer, PlanBook, count_text, deadlock_text, hint_for, hint_from_book, meter_reading,
     no_plan_text, undos_out_of_deadlock,
@@ -115,6 +115,7 @@ class Thinker(Widget):
         self._playing_kind = EntryKind.SOLVE  # (MOVE: the player's own, replayed or pasted)
         self._solve_timer: Timer | None = None
         self._dead_known: dict[Any, bool] = {}  # position -> the cheap deadlock tests' verdict
+        self._budgets: dict[Any, Budget] = {}  # position -> the budget of its last hint search, if not the usual
 
     # ----- what the screen asks -------------------------------------------
     def reset(self) -> None:
@@ -125,6 +126,7 @@ class Thinker(Widget):
         self.hint_stage = 0
         self.hint_state = None
         self.answer = None
+        self._budgets = {}
         self.meter_value = None
         self._playing = []
         self._playing_proven = True
@@ -242,14 +244,31 @@ class Thinker(Widget):
             self.stop()
         known = self.answer
         if self._is_current(known) and known.plan is None:
-            self._say(no_plan_text(known))  # no plan: asking again tells (and counts) nothing new
-            return False
+            longer = self._longer_budget(known)
+            if longer is None:
+                self._say(no_plan_text(known))  # no plan: asking again tells (and counts) nothing new
+                return False
+            self._budgets[known.state] = longer  # (a search that ran out of time: again, for longer)
+            self.answer = None
         if self.hint_state != game.state:
             self.hint_stage = 0
             self.hint_state = game.state
         self.hint_stage = min(self.hint_stage + 1, 3)
         self._think("hint")
         return True
+
+    def _longer_budget(self, answer: HintAnswer) -> Budget | None:
+        """Where the hint's search at `answer`'s position ran out of time with no plan: the
+        budget of a search there again, twice as long as the last (up to LONGEST_HINT_SECONDS;
+        the memory as before: a minute's search on a big Sokoban level holds a tenth of it).
+        None where a longer one would not help: the memory ran out, the position is dead, or
+        the longest ran."""
+        if answer.status is not Status.BUDGET or answer.reason != "time" or answer.dead:
+            return None
+        last = self._budgets.get(answer.state, HINT_BUDGET)
+        if last.seconds is None or last.seconds >= LONGEST_HINT_SECONDS:
+            return None
+        return replace(last, seconds=min(LONGEST_HINT_SECONDS, 2 * last.seconds))
 
     def undos_told(self) -> int | None:
         """The undos a hint told lead back out of the dead position the player is in (what
@@ -281,9 +300,12 @@ class Thinker(Widget):
             return  # already thinking about this position; the answer will honour `_want`
         self._busy_since = self.app.clock()
         self._progress = None
-        self._say("Thinking… (esc cancels)")
+        budget = self._budgets.get(state, HINT_BUDGET)
+        longer = "" if budget is HINT_BUDGET else f", for {_minutes(budget.seconds)} this time"
+        self._say(f"Thinking{longer}… (esc cancels)")
         self.cancel_preparing()  # par can wait; the player can't
-        self._search(host.entry.family, host.game.level, state, self._history(), self.book, self._last_move())
+        self._search(host.entry.family, host.game.level, state, self._history(), self.book, self._last_move(),
+                     budget)
         self.post_message(self.ActivityChanged())
 
     def _last_move(self) -> Any:
@@ -302,10 +324,11 @@ class Thinker(Widget):
         return ([game.start] + [e.state for e in game.entries])[:-1]
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def _search(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any) -> HintAnswer:
+    def _search(self, family: str, level: Any, state: Any, history: list, book: PlanBook, last: Any,
+                budget: Budget) -> HintAnswer:
         worker = get_current_worker()
         return hint_for(family, level, state, history, book, lambda: worker.is_cancelled, self._note_progress,
-                        last=last, on_plan=lambda answer: self.post_message(self.PlanSoFar(answer)))
+                        budget, last=last, on_plan=lambda answer: self.post_message(self.PlanSoFar(answer)))
 
     def on_thinker_plan_so_far(self, message: PlanSoFar) -> None:
         """A plan found while the search goes on: the hint answers with it at once (h again and
@@ -356,8 +379,10 @@ class Thinker(Widget):
         if not self._is_current(answer):
             return
         if answer.dead or answer.plan is None:
-            back = self.undos_told()
+            back, longer = self.undos_told(), self._longer_budget(answer)
             again = f"  (h again takes {'it' if back == 1 else 'them'} back)" if back else ""
+            if longer is not None:
+                again = f"  (h again searches for {_minutes(longer.seconds)})"
             self._say(no_plan_text(answer) + again)
             return
         if self._want == "solve":
@@ -493,3 +518,9 @@ class Thinker(Widget):
         if not need_par or worker.is_cancelled or not self.app.learn_par:
             return None
         return learn_par(entry, book, lambda: worker.is_cancelled)
+
+
+def _minutes(seconds: float | None) -> str:
+    """A search's time as the hint line says it ("2 minutes")."""
+    minutes = round((seconds or 0) / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
