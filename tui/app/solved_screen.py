@@ -29,6 +29,9 @@ class SolvedFacts:
     metric: str = "moves"  # "pushes": par, best and verdict count pushes
     share: str | None = None  # a daily puzzle's result line (c copies it), no spoilers in it
     more: bool = False  # a generated level: N makes another like it
+    # with no par: the fewest by the metric of a solution known before this one (a plan the
+    # solver found, a bundled pack's saved one, the player's best), which this solve may beat
+    known: int | None = None
 
     @property
     def count(self) -> int:
@@ -58,6 +61,13 @@ def verdict(facts: SolvedFacts) -> str:
     elif facts.par is not None:
         shorter = "a way with fewer pushes" if facts.metric == "pushes" else "a shorter way"
         lines.append(f"{facts.counted(facts.count - facts.par)} over par: can you find {shorter}?")
+    elif facts.known is not None and facts.count < facts.known:
+        lines.append(f"Shorter than any solution known before ({facts.counted(facts.known)}); no par is proven here.")
+    elif facts.known is not None and facts.count == facts.known:
+        lines.append(f"As short as the shortest solution known ({facts.counted(facts.known)}); no par is proven here.")
+    elif facts.known is not None:
+        lines.append(f"{facts.counted(facts.count - facts.known)} more than the shortest solution known "
+                     f"({facts.counted(facts.known)}); no par is proven here.")
     if facts.new_best:
         before = f" (was {facts.counted(facts.best_before)})" if facts.best_before is not None else ""
         lines.append(f"New personal best{before}.")

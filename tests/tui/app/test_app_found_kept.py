@@ -1,22 +1,26 @@
 """A plan a search found but did not prove shortest is kept with the level: the next
-visit's hint answers with it at once and searches on from it, and the Par shows it as a
-bound ("Par ≤N") until a par is proven."""
+visit's hint answers with it at once and searches on from it, the Par shows it as a
+bound ("Par ≤N") until a par is proven, and a solve by hand is weighed against it."""
 
 from __future__ import annotations
 
 import time
 
 from fewest.engine import sokoban
-from fewest.engine.base import parse_plan
+from fewest.engine.base import format_plan, parse_plan
+from fewest.levels import read_text
 from fewest.levels.bundled import find_pack
 from fewest.solvers import api
 from fewest.solvers.common.solution import Solution, Status
 from fewest.tui.app.app import FewestApp
+from fewest.tui.app.solved_screen import SolvedScreen
+from fewest.tui.services.progress import ProgressStore
 from fewest.tui.services import hints
 from tests.app_support import SIZE, app_on_text, board_screen, idle, quiet_app, wait_for
 
 LEVEL = "#######\n#@ $ .#\n#  $ .#\n#######\n"  # (no par in the file)
 REAL_SOLVE = api.solve
+KEYS = {"l": "left", "u": "up", "r": "right", "d": "down"}
 
 
 def _message(app) -> str:
@@ -101,3 +105,32 @@ async def test_the_chooser_shows_the_bound_of_a_bundled_solution_not_proven_shor
         rows = {str(table.get_row_at(i)[columns.index("#")]): str(table.get_row_at(i)[par])
                 for i in range(table.row_count)}
         assert rows["1"] == f"≤{moves}" and rows["4"] == str(pack.entries[3].par) and rows["2"] == "?"
+
+
+async def test_a_solve_shorter_than_the_plan_the_solver_found_is_said_so(tmp_path):
+    entry = read_text(LEVEL, "two.xsb")[0]
+    plan = list(REAL_SOLVE("sokoban", entry.level).moves)
+    # a plan found on an earlier visit that walks down and up first: two moves longer than the solve below
+    found = "du" + format_plan(sokoban, plan)
+    ProgressStore(str(tmp_path / "data")).remember_found(entry.key, "moves", len(plan) + 2, 0, found)
+    app = app_on_text(tmp_path, LEVEL, "two.xsb")
+    async with app.run_test(size=SIZE) as pilot:
+        await idle(pilot)
+        assert f"Par ≤{len(plan) + 2}" in _status(app)
+        await pilot.press(*[KEYS[move.direction] for move in plan])
+        await wait_for(pilot, lambda: isinstance(app.screen, SolvedScreen))
+        said = str(app.screen.query_one("#solved-verdict").render())
+        assert said.startswith(f"Shorter than any solution known before ({len(plan) + 2}); no par is proven here.")
+
+
+def test_the_solved_card_weighs_a_solve_against_the_shortest_known_where_no_par_is():
+    from fewest.tui.app.solved_screen import SolvedFacts, verdict
+
+    def said(moves: int, known: int | None, assisted: bool = False) -> str:
+        facts = SolvedFacts(moves=moves, pushes=3, par=None, best_before=None, new_best=not assisted,
+                            assisted=assisted, seconds=None, has_next=True, known=known)
+        return verdict(facts).splitlines()[0]
+
+    assert said(40, 40) == "As short as the shortest solution known (40); no par is proven here."
+    assert said(43, 40) == "3 more than the shortest solution known (40); no par is proven here."
+    assert said(40, None) == "New personal best." and said(30, 40, assisted=True).startswith("Solved with help")

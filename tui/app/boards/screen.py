@@ -503,6 +503,7 @@ class BoardScreen(Screen[int]):
         visit, metric = self.visit, self.metric
         visit.pause_clock()
         self.thinker.stop_playing()
+        known_before = par_bound(self.entry, self.store, metric)  # (the solve about to be kept counts after)
         best_before, new_best = visit.record_solve(metric, "pushes" in self.thinker.books)
         self.thinker.learn_best(visit.solution_text)
         counters = self.game.counters
@@ -511,6 +512,7 @@ class BoardScreen(Screen[int]):
             moves=counters.moves,
             pushes=counters.pushes if self.board.COUNTS_PUSHES else None,
             par=par_of(self.entry, self.store, metric),
+            known=known_before,
             best_before=best_before,
             new_best=new_best,
             assisted=visit.assisted,
