@@ -25,9 +25,9 @@ does the same, with no claim to be short:
   boxes as walls; ties first in, first out). The other, after the feature
   space of Shoham and Schaeffer's FESS, files positions in cells by two
   features, boxes packed and the pieces the boxes cut the floor into, and
-  takes the least matching from the cell taken from least often so far: a
-  greedy search stuck with a room half packed and the rest jammed goes on
-  elsewhere. A position taken from the cells also gets, as FESS's packing
+  takes from the cell taken from least often so far the newest position (the
+  tuning's packing.newest_first; else the least matching): a greedy search
+  stuck with a room half packed and the rest jammed goes on elsewhere. A position taken from the cells also gets, as FESS's packing
   advisor gives, a child for each loose box that can go alone (the others in
   place) all the way to the next empty goal of an order: a new cell with one
   more box packed, which the cells take from next. Pruned: dead squares,
@@ -147,6 +147,8 @@ class _PackingSearch:
         `features`: a position's cell (None: `_features`); `advisor`: more advice for it."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
+        # (on ties of weight in a cell, the newest first where there are packing orders: see the tuning)
+        self.newest_first = knobs.newest_first and bool(orders)
         self.advice_boxes = knobs.advice_boxes
         self.board = board = tables.board
         self.order_list = list(set(orders.values()))
@@ -217,7 +219,8 @@ class _PackingSearch:
     ) -> None:
         """Keep a new position: its way back, and its entry in both queues. In the cells it
         comes by its weight first: its parent's, plus one unless it was advised or betters
-        one of the parent's features (FESS's weights: an advisor's move costs nothing)."""
+        one of the parent's features (FESS's weights: an advisor's move costs nothing); then
+        the newest first (newest_first), else the least matching."""
         self.came[child] = (parent, pushes)
         self.count += 1
         entry = (left, self.count, child, moved, at)
@@ -227,6 +230,8 @@ class _PackingSearch:
         if self.weighted and not advised and not any(now < before for now, before in zip(cell, self.parent_cell)):
             weight += 1
         self.weights[child] = weight
+        if self.newest_first:
+            entry = (-self.count, left) + entry[2:]  # (the same shape: _take reads the last three)
         self._in_cell(cell, (weight,) + entry)
 
     def _in_cell(self, cell: tuple, entry: tuple) -> None:

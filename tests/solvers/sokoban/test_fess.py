@@ -71,9 +71,11 @@ def test_positions_by_their_weight_in_a_cell_find_a_plan_the_matching_alone_does
     lvl = level(XSOKOBAN_58)
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
-    tuning = tuned(fess={"weighted": weighted})
+    # (ties of weight by the matching: newest first, the search finds it unweighted too, in 264
+    # positions, and weighted in 221)
+    tuning = tuned(fess={"weighted": weighted}, packing={"newest_first": False})
     control = Control(Budget(nodes=200))
-    if weighted:  # (40 positions)
+    if weighted:  # (56 positions)
         pushes = fess_search(build_tables(board), boxes, player, control, tuning=tuning)
         oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, pushes)[0])
     else:  # the check that the weights are what finds it
