@@ -30,7 +30,7 @@ from fewest.tui.app.ending import ending
 from fewest.tui.app.frontends import family_title
 from fewest.tui.app.keys_footer import KeysFooter
 from fewest.tui.services.generated import make_daily
-from fewest.tui.services.level_summary import at_most, counted
+from fewest.tui.services.level_summary import counted, par_text
 from fewest.tui.services.progress import ProgressStore
 
 # The pack tree's width (app.tcss holds the usual one): wider from WIDE_SCREEN columns on,
@@ -188,13 +188,6 @@ class BrowserScreen(Screen):
             return Text("started", style="cyan")
         return Text("")
 
-    def _par_text(self, entry: LevelEntry, par: int | None, metric: str) -> str:
-        """The Par column: the par, else the fewest of a solution known ("≤656"), else "?"."""
-        if par is not None:
-            return str(par)
-        bound = par_bound(entry, self.store, metric)
-        return "?" if bound is None else at_most(bound, self.app.ascii_only)
-
     def _fill_table(self, cursor: int | None = None) -> None:
         table = self.query_one("#levels", DataTable)
         table.clear(columns=True)
@@ -223,7 +216,9 @@ class BrowserScreen(Screen):
                 par, best = par_of(entry, self.store, metric), record.best_by(metric)
                 # (titles as Text: a string cell is read as markup, and "[/]" in one would crash)
                 row = [str(entry.index), Text(_clip(entry.display_title(), title_width)),
-                       self._par_text(entry, par, metric), "-" if best is None else str(best), self._mark(entry)]
+                       str(par_text(par, None if par is not None else par_bound(entry, self.store, metric),
+                                    self.app.ascii_only)),
+                       "-" if best is None else str(best), self._mark(entry)]
                 if searching:
                     row.insert(0, Text(shelf.title[:PACK_WIDTH]))
                 table.add_row(*row)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
-from fewest.tui.services.level_summary import at_most, by_metric
+from fewest.tui.services.level_summary import by_metric, par_text
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ASCII_SPINNER = "|/-\\"
@@ -94,18 +94,13 @@ def _counters(facts: StatusFacts, best_unit: bool) -> Text:
     if facts.pushes is not None:
         field("Pushes", facts.pushes)
     # ("Par 7 pushes": the unit says what M chose)
-    field("Par", "none" if facts.unsolvable else by_metric(_par_shown(facts), facts.metric))
+    par = par_text(facts.par, facts.bound, facts.ascii_only)
+    field("Par", "none" if facts.unsolvable else by_metric(par, facts.metric))
     field("Best", "-" if facts.best is None else by_metric(facts.best, facts.metric if best_unit else "moves"))
     field("Hints", facts.hints)
     if facts.seconds is not None:
         field("Time", clock_text(facts.seconds))
     return text
-
-
-def _par_shown(facts: StatusFacts) -> int | str:
-    if facts.par is not None:
-        return facts.par
-    return "?" if facts.bound is None else at_most(facts.bound, facts.ascii_only)
 
 
 def _shortened(activity: str) -> list[str]:

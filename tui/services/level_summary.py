@@ -21,9 +21,13 @@ def by_metric(count: int | str, metric: str) -> str:
     return counted(count, "push", "pushes") if metric == "pushes" else str(count)
 
 
-def at_most(bound: int, ascii_only: bool = False) -> str:
-    """A count the par cannot exceed, as the Par shows it where no par is known ("≤656")."""
-    return f"{'<=' if ascii_only else '≤'}{bound}"
+def par_text(par: int | None, bound: int | None, ascii_only: bool = False) -> int | str:
+    """The Par as the status line and the browser show it: the par (a count, for by_metric's
+    "1 push"); else the fewest of a solution known, which it cannot exceed ("≤656", "<=656"
+    in ASCII); else "?"."""
+    if par is not None:
+        return par
+    return "?" if bound is None else f"{'<=' if ascii_only else '≤'}{bound}"
 
 
 def short_count(count: int) -> str:

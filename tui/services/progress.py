@@ -113,9 +113,6 @@ class LevelRecord:
         """The count by `metric` of the shortest plan a search found (see above)."""
         return getattr(self, _FOUND[metric][0])
 
-    def found_plan_by(self, metric: str) -> str | None:
-        return getattr(self, _FOUND[metric][2])
-
     def _offer(self, names: tuple[str, str, str], count: int, then: int, plan: str | None) -> bool:
         best = (getattr(self, names[0]), getattr(self, names[1]) or 0)
         if best[0] is None or (count, then) < best:

@@ -27,12 +27,13 @@ does the same, with no claim to be short:
   features, boxes packed and the pieces the boxes cut the floor into, and
   takes from the cell taken from least often so far the newest position (the
   tuning's packing.newest_first; else the least matching): a greedy search
-  stuck with a room half packed and the rest jammed goes on elsewhere. A position taken from the cells also gets, as FESS's packing
-  advisor gives, a child for each loose box that can go alone (the others in
-  place) all the way to the next empty goal of an order: a new cell with one
-  more box packed, which the cells take from next. Pruned: dead squares,
-  boxes frozen or never to move off goals, and, at a PI-corral, every push but
-  those into it (sokoban/pruning/corrals.py; here only to cut positions).
+  stuck with a room half packed and the rest jammed goes on elsewhere. A
+  position taken from the cells also gets, as FESS's packing advisor gives,
+  a child for each loose box that can go alone (the others in place) all the
+  way to the next empty goal of an order: a new cell with one more box packed,
+  which the cells take from next. Pruned: dead squares, boxes frozen or never
+  to move off goals, and, at a PI-corral, every push but those into it
+  (sokoban/pruning/corrals.py; here only to cut positions).
 
 Measured on XSokoban (5 s a level; 84 of its 90 levels have such an area),
 levels with a plan:

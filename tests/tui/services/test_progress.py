@@ -320,8 +320,8 @@ def test_a_plan_a_search_found_is_kept_while_none_shorter_is_found(tmp_path):
     assert store.remember_found("k#1", "moves", 31, 1, "U" * 31) is False
     assert store.remember_found("k#1", "pushes", 4, 40, "D" * 40) is True  # (apart, by the other metric)
     record = ProgressStore(str(tmp_path)).level("k#1")
-    assert (record.found_by("moves"), record.found_pushes, record.found_plan_by("moves")) == (30, 5, "L" * 30)
-    assert (record.found_by("pushes"), record.push_found_moves, record.found_plan_by("pushes")) == (4, 40, "D" * 40)
+    assert (record.found_by("moves"), record.found_pushes, record.found_plan) == (30, 5, "L" * 30)
+    assert (record.found_by("pushes"), record.push_found_moves, record.push_found_plan) == (4, 40, "D" * 40)
     # a count kept without its text (or a text of another type) is no plan: both go, the rest stays
     (tmp_path / "progress.json").write_text(json.dumps({"levels": {
         "odd#1": {"par": 2, "found_moves": 9, "found_plan": ["R"], "push_found": 3, "push_found_plan": "RRR"},
