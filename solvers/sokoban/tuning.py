@@ -164,15 +164,18 @@ class PackingTuning:
     # 3% level by level but #64, 1,590 -> 425), in 8% and 7-19% less time; 1 lost #31.
     advice_boxes: int = 2
     # In the cells, positions come by their weight first (see packing_order.py's enqueue), then
-    # by the matching; False: by the matching alone (the FESS-like finder turns it on).
+    # as newest_first says; False: by that alone (the FESS-like finder turns it on).
     weighted: bool = False
     # On a level with packing orders, positions of one weight in a cell come newest first (the
     # search goes on from what it just made, as a depth-first one), not by the matching: the
     # finders' first plan at 12,000 positions a level (anytime_plans), XSokoban's 90 levels in
-    # three thirds: 47 levels -> 52 (+#20, #43, #71, #75, #81; none lost; 600 k positions in all ->
-    # 572 k); Sasquatch's 50: 15 -> 14 (-#15). Newest first everywhere (also with no orders, where
-    # the cells' weights are all 0 and it would replace the matching): Sasquatch 12 (-#6, #13,
-    # #15, #23, +#7); on weighted searches alone: XSokoban 51 (#37 lost), Sasquatch 15.
+    # three thirds: 47 levels -> 52 (+#20, #43, #71, #75, #81; none lost); Sasquatch's 50: 15 -> 15
+    # (-#15, +#24). (Measured with the cells' turn first; with the greedy queue's first, as
+    # before packing_order.py counted its own turns: XSokoban 47 -> 52, 600 k positions in all
+    # -> 572 k, Sasquatch 15 -> 14; and so the variants dropped: newest first everywhere, also
+    # with no orders, where the cells' weights are all 0 and it would replace the matching,
+    # Sasquatch 12 (-#6, #13, #15, #23, +#7); on weighted searches alone, XSokoban 51 (#37
+    # lost), Sasquatch 15.)
     newest_first: bool = True
 
 

@@ -214,10 +214,10 @@ class BrowserScreen(Screen):
                 record = self.store.level(entry.key)
                 metric = chosen_metric(entry.family, self.store)
                 par, best = par_of(entry, self.store, metric), record.best_by(metric)
+                bound = None if par is not None else par_bound(entry, self.store, metric)  # (read only when no par)
                 # (titles as Text: a string cell is read as markup, and "[/]" in one would crash)
                 row = [str(entry.index), Text(_clip(entry.display_title(), title_width)),
-                       str(par_text(par, None if par is not None else par_bound(entry, self.store, metric),
-                                    self.app.ascii_only)),
+                       str(par_text(par, bound, self.app.ascii_only)),
                        "-" if best is None else str(best), self._mark(entry)]
                 if searching:
                     row.insert(0, Text(shelf.title[:PACK_WIDTH]))

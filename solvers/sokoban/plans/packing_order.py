@@ -164,12 +164,6 @@ class _PackingSearch:
         self.matchings: dict[int, array] = {}  # a queued position's matching (see _keep_matching)
         self.parent_cell: tuple = ()  # the cell of the position being expanded
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
-        # Positions expanded by this search: the turns between the queue and the cells count
-        # them, not the control's count, which carries what earlier searches expanded (by its
-        # parity alone, XSokoban #2's plan came after 54 positions or 1.77 M). The cells take
-        # the first turn: the finders' first plan at 12,000 positions a level, XSokoban 52 levels
-        # either way, Sasquatch 15 (+#24) against 14.
-        self.expanded = 0
         self.features = features or self._features
         self.advisor = advisor
 
@@ -185,12 +179,15 @@ class _PackingSearch:
         with control.metered(ENTRY_BYTES) as meter:
             turn = self.cell_turn
             while self.queue:
-                from_cells = turn and self.cells and self.expanded % turn == 0
+                # (turns by the positions this search expanded, not the control's count, which
+                # carries earlier searches': by its parity alone, XSokoban #2's plan came after 54
+                # positions or 1.77 M. The cells go first: the finders' first plan at 12,000
+                # positions a level, XSokoban 52 levels either way, Sasquatch 15 (+#24) against 14.)
+                from_cells = turn and self.cells and len(done) % turn == 0
                 key, boxes, player, cell = self._take(from_cells)
                 if key in done:
                     continue
                 done.add(key)
-                self.expanded += 1
                 control.tick()
                 if not control.expanded & 31:  # (a crowded level's expansion can take a millisecond)
                     meter.stored = len(came)

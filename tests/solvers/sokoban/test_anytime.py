@@ -108,7 +108,7 @@ def test_a_plan_near_that_is_no_help_leaves_the_packing_search_its_share(monkeyp
         while True:
             control.tick()
 
-    lvl = level(XSOKOBAN_2)  # (the packing search's plan: 39 positions)
+    lvl = level(XSOKOBAN_2)  # (the packing search's plan: 54 positions)
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     monkeypatch.setattr(anytime, "_near_plan", no_help)

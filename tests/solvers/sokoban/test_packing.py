@@ -126,9 +126,7 @@ def test_the_packing_search_plan_solves_the_level(text):
 
 @pytest.mark.parametrize("cell_turn", [2, 0])
 def test_positions_taken_by_cells_get_past_where_the_greedy_queue_sticks(cell_turn):
-    # (the cells' positions by the matching, 615 positions here; newest first, the packing
-    # search alone finds none in 20,000; the finders in all find one in 1,965)
-    tuning = tuned(packing={"cell_turn": cell_turn, "newest_first": False})
+    tuning = tuned(packing={"cell_turn": cell_turn})  # (54 positions with the cells)
     lvl = level(XSOKOBAN_2)
     if cell_turn:
         oracle.replay_length(S, lvl, packed_plan(lvl, nodes=2_000, tuning=tuning))
