@@ -134,12 +134,29 @@ def _fileno(stream: object) -> int:
 def start_child(child: BaseProcess) -> BaseProcess | None:
     """`child`, started; None when the system refuses it (a process limit, or a fork
     server that cannot be started): its pipe then reads as a child dead at once, and the
-    search goes on in this process."""
+    search goes on in this process.
+
+    A Ctrl-C at a terminal reaches the whole process group. One that came while a forked
+    child started, before its target could stop quietly, had multiprocessing print the
+    child's traceback (seen in tests/tui/cli/test_ctrl_c.py); so the main thread (the one
+    that gets signals, and forks) holds SIGINT back across the start, and the child takes
+    it where it is ready for it (interrupts_let_through)."""
+    held = threading.current_thread() is threading.main_thread()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if held else None
     try:
         child.start()
     except (OSError, ValueError):  # (ValueError: the server's start refused its file descriptors)
         return None
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
     return child
+
+
+def interrupts_let_through() -> None:
+    """In a child's target, where a Ctrl-C stops it quietly: SIGINT, held back while
+    start_child forked it, comes through (one that came meanwhile is taken now)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def end_child(child: BaseProcess | None) -> None:

@@ -20,7 +20,7 @@ import contextlib
 from typing import Callable
 
 from fewest.solvers.common.control import Control
-from fewest.solvers.common.processes import end_child, process_context, start_child
+from fewest.solvers.common.processes import end_child, interrupts_let_through, process_context, start_child
 from fewest.solvers.sokoban.pulls.interface import PullTableLike
 from fewest.solvers.sokoban.pulls.table import almost_past, pull_table
 from fewest.solvers.sokoban.tuning import TUNING
@@ -93,6 +93,7 @@ def _grow(
     pushes of the best plan the search knows (0: none). A parent gone (killed) ends it
     at its next word, quietly too."""
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
+        interrupts_let_through()
         table = pull_table(*source) if isinstance(source, tuple) else source
         _grow_and_send(sender, table, half, most, matching, lambda: limit.value or None, send_growth)
     sender.close()

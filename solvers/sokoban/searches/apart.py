@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from fewest.solvers.common.control import Budget, Control, Progress, Stopped
 from fewest.solvers.common.held_bytes import resident_bytes
-from fewest.solvers.common.processes import end_child, process_context, start_child
+from fewest.solvers.common.processes import end_child, interrupts_let_through, process_context, start_child
 from fewest.solvers.sokoban.pulls.apart import PRELOAD
 
 Search = Callable[[Control], Any]  # runs under the control; raises Stopped when it runs out; pickles
@@ -128,6 +128,7 @@ def _run(
         reached[0], reached[1] = now.bound or 0, now.expanded
 
     with contextlib.suppress(KeyboardInterrupt):
+        interrupts_let_through()
         if after > 0:
             alarm.poll(after)  # (woken early by a word from the parent)
         process = memory_bytes  # (its share is for the whole process; the search counts what it adds)
