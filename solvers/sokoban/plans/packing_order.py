@@ -456,15 +456,16 @@ def _fill_order(
     a box of `outside` could be pushed to; where no order has such edges, to any cell off
     the area. None if some box cannot be pulled out at all. (XSokoban #43: a box pulled up
     out of a corner no box can come down into from outside gave an order no plan could keep.)
-    The second kind can still wall goals in: on 17 XSokoban levels and 14 of Sasquatch's,
-    with an order's first goals packed no box can reach a later one (the push tables), and
-    the finders stall short of it (#44: two packed, then 68,000 positions). Measured and
-    dropped, the finders' first plans at 10 s (Sasquatch 24 s) on those levels: such orders
-    cut or left out (XSokoban 2 -> 1-2 levels; Sasquatch 1 -> 1-2, Grigoriev 2001 #89 lost:
-    a later goal may be filled, loose, before the first ones are packed), the second kind
-    only for the boxes the first cannot pull out (2; 1), packed boxes free to move again in
-    the FESS-like finder (2; 1). Such a room (#44's corners each need the player on another)
-    needs a goal used as a stepping stone, which an order packed for good cannot express."""
+    The second kind (any cell) can still wall goals in: on 17 XSokoban levels and 14 of
+    Sasquatch's, once an order's first goals are packed no box can reach a later one (the
+    push tables), and the finders stall short of it (#44: two packed, then 68,000
+    positions). Tried on those levels, the finders' first plan at 10 s (Sasquatch 24 s),
+    where they had plans for 2 XSokoban levels and 1 of Sasquatch's: such orders cut or
+    left out, 1-2 and 1-2 (and Grigoriev 2001 #89 lost: a later goal may be filled, loose,
+    before the first ones are packed); any cell only for boxes the first kind cannot pull
+    out, 2 and 1; packed boxes free to move again in the FESS-like finder, 2 and 1. Such a
+    room (#44's corners each need the player on another) needs a goal used as a stepping
+    stone, which an order packed for good cannot express."""
     return (_pulled_out_order(board, area, player, outside, standing, whole)
             or _pulled_out_order(board, area, player, None, standing, whole))
 
