@@ -1,7 +1,8 @@
 """Searches for one box alone, the other boxes standing as walls: the fewest pushes to a
 goal (the packing advisor's, sokoban/plans/packing_order.py, and the opener's), the fewest
-pushes to any cell a caller wants (the hotspot and opener advisors', sokoban/anytime/), and
-the fewest pulls off a set of cells (the packing orders found forwards and backwards). A
+pushes to any cell a caller wants (the hotspot and opener advisors', sokoban/anytime/), every
+place a box can go (the packing search's moves of a box anywhere), and the fewest pulls off
+a set of cells (the packing orders found forwards and backwards). A
 state is the box's cell and the player's region beside it (by its lowest cell).
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Iterator
 
 from fewest.solvers.common.search import steps_back
 from fewest.solvers.sokoban.board.board import Board, pushable_to
@@ -92,25 +94,51 @@ def lone_pushes_until(board: Board, live: int, others: int, box: int, player: in
     (not its own), over `live` cells, the `others` in place and the player on `player`;
     None when none is found within MOST_STATES states. A state is the box's cell and the
     player's region beside it (by its lowest cell)."""
+    region = board.reach(player, board.floor & ~others & ~(1 << box))
+    came: dict = {(box, region & -region): None}
+    for cell, state in _lone_states(board, live, others, box, region, MOST_STATES, came):
+        if cell != box and wanted(cell):
+            return steps_back(came, state)
+    return None
+
+
+def lone_reach(
+    board: Board, live: int, others: int, box: int, region: int, most: int
+) -> list[tuple[int, int, list[Push]]]:
+    """Every (cell, player's region) a lone box on `box` reaches by pushes over `live`
+    cells, the `others` in place and the player in `region` (its region with the box on
+    `box`), but where it starts, each once, by the fewest pushes: (its cell, the player's
+    region there, the pushes), nearest first; at most `most` states are taken out."""
+    came: dict = {(box, region & -region): None}
+    reached: list = []
+    for _ in _lone_states(board, live, others, box, region, most, came, reached):
+        pass
+    return [(cell, after, steps_back(came, state)) for cell, after, state in reached]
+
+
+def _lone_states(
+    board: Board, live: int, others: int, box: int, region: int, most: int, came: dict, reached: list | None = None
+) -> Iterator[tuple[int, tuple[int, int]]]:
+    """The states of a lone box from `box` (the player in `region`), breadth first over
+    pushes onto `live` cells, the `others` in place: each (its cell, state) as it is taken
+    out, at most `most`; `came` (the start's state in it) gets each state's way back, and
+    `reached` (when given) each new one as (its cell, the player's region, state)."""
     free = board.floor & ~others
-    region = board.reach(player, free & ~(1 << box))
-    first = (box, region & -region)
-    came: dict = {first: None}
     queue = deque([(box, region)])
     taken = 0
-    while queue and taken < MOST_STATES:
+    while queue and taken < most:
         cell, region = queue.popleft()
         taken += 1
         state = (cell, region & -region)
-        if cell != box and wanted(cell):
-            return steps_back(came, state)
+        yield cell, state
         for d, step in enumerate(board.steps):
             behind, ahead = cell - step, cell + step
             if not (region >> behind) & 1 or not (free >> ahead) & 1 or not (live >> ahead) & 1:
                 continue
-            reached = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)
-            after = (ahead, reached & -reached)
+            after_region = board.pushed_region(region, free & ~(1 << ahead), cell, ahead)
+            after = (ahead, after_region & -after_region)
             if after not in came:
                 came[after] = (state, (cell, d))
-                queue.append((ahead, reached))
-    return None
+                queue.append((ahead, after_region))
+                if reached is not None:
+                    reached.append((ahead, after_region, after))
