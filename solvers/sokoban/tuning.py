@@ -177,6 +177,15 @@ class PackingTuning:
     # Sasquatch 12 (-#6, #13, #15, #23, +#7); on weighted searches alone, XSokoban 51 (#37
     # lost), Sasquatch 15.)
     newest_first: bool = True
+    # A position from the cells gets, for each box that can move, a child for every place it
+    # can go alone (the others in place), as FESS's moves, in place of its single pushes (the
+    # greedy queue's positions keep those). Off in the finders' line: there, at 10 s a level,
+    # XSokoban's first plans went 54 -> 38 (+#33), and with ties in a cell by the matching, not
+    # the newest, 42 (+#26). The FESS-like finder in the child beside them turns it on
+    # (sokoban/anytime/beside.py).
+    macro: bool = False
+    # States of the lone box's search per box that macro takes out, at most.
+    macro_states: int = 200
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ from fewest.solvers.sokoban.board.board import Board, cells_of, open_pushes, pus
 from fewest.solvers.sokoban.pruning.corrals import corral_pushes
 from fewest.solvers.sokoban.pruning.deadlock import frozen_group, immovable
 from fewest.solvers.sokoban.board.tables import UNREACHABLE, Tables, with_walls
-from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes, pulls_to
+from fewest.solvers.sokoban.plans.lone_box import Push, lone_pushes, lone_reach, pulls_to
 from fewest.solvers.sokoban.tuning import TUNING, PackingTuning, SokobanTuning
 
 ROOM_GOALS = 4  # fewer goals side by side are not a room: their order hardly matters
@@ -151,6 +151,7 @@ class _PackingSearch:
         # (on ties of weight in a cell, the newest first where there are packing orders: see the tuning)
         self.newest_first = knobs.newest_first and bool(orders)
         self.advice_boxes = knobs.advice_boxes
+        self.macro_states = knobs.macro_states if knobs.macro else 0
         self.board = board = tables.board
         self.order_list = list(set(orders.values()))
         self.shift = board.size.bit_length()
@@ -305,7 +306,33 @@ class _PackingSearch:
                 left = self._left(child, moved, boxes & ~moved, moved & ~boxes, packs, walls, order, rows, matching)
                 if left < UNREACHABLE:
                     self.enqueue(child, key, pushes, left, moved, at, not more)
-        self._pushed(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
+        if self.macro_states and from_cells:
+            self._moved_anywhere(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
+        else:
+            self._pushed(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
+
+    def _moved_anywhere(
+        self, key: int, boxes: int, walls: Tables, stuck: int, candidates: list, seen: int, order: list[int],
+        rows: list, matching: Matching | None,
+    ) -> None:
+        """Queue a child for every place each box of `candidates` can go alone, the others in
+        place (FESS's moves, lone_reach), as _pushed queues single pushes; none that freezes
+        the box off its goal."""
+        board, came, goals = self.board, self.came, self.board.goals
+        movers = 0
+        for _, _, movable in candidates:
+            movers |= movable
+        for box in cells_of(movers):
+            others = boxes & ~(1 << box)
+            for cell, region, pushes in lone_reach(board, walls.live, others, box, seen, self.macro_states):
+                moved = others | (1 << cell)
+                child = (moved << self.shift) | ((region & -region).bit_length() - 1)
+                if child in came or frozen_group(walls, moved & ~stuck, cell) & ~goals:
+                    continue
+                packs = self.packed(moved) != stuck
+                left = self._left(child, moved, 1 << box, 1 << cell, packs, walls, order, rows, matching)
+                if left < UNREACHABLE:
+                    self.enqueue(child, key, pushes, left, moved, pushes[-1][0])
 
     def _pushed(
         self, key: int, boxes: int, walls: Tables, stuck: int, candidates: list, seen: int, order: list[int],
