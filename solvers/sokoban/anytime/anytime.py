@@ -11,10 +11,13 @@ first plan is given at once ("found"), then reordered between boxes
 each shorter plan given as it comes ("improved"), while they gain and the
 phase lasts. The proof comes after (solver.py): only it says a plan is shortest.
 
-The finders run one after the other even with a spare core: a finder given the whole
-time in a child beside them adds little. At 10 s a level these stages find XSokoban
-plans for 54 levels; each finder alone for all 10 s adds only #32 (the packing search,
-6.3 s) and #12 (backwards, 0.8 s). On Sasquatch at 24 s: 20 levels, none added.
+The finders run one after the other: one of them given the whole time in a child
+beside them adds little (at 10 s a level these stages find XSokoban plans for 54
+levels; each finder alone for all 10 s adds only #32, the packing search at 6.3 s, and
+#12, backwards at 0.8 s; on Sasquatch at 24 s: 20 levels, none added). With a spare
+core the child beside them runs another kind of finder instead, one that moves a box
+anywhere in one step (beside.py): it finds what they miss on levels whose opening
+needs boxes taken far out of the way.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from fewest.solvers.common.control import Control, Stopped
+from fewest.solvers.sokoban.anytime.beside import FinderBeside, beside_possible
 from fewest.solvers.sokoban.anytime.fess import fess_search
 from fewest.solvers.sokoban.anytime.improve import improvements, plan_cost, vicinity_search
 from fewest.solvers.sokoban.board.tables import Tables
@@ -46,9 +50,57 @@ def anytime_plans(
     step off a hint's plan: the first plan is looked for through its positions first.
     `improve_seconds`: how long the improving goes on from the first plan, when not to the
     end of the budget (the finders may take all of it)."""
+    orders = packing_orders(tables.board, boxes, player)
+    if beside_possible(control):
+        plan = _first_plan_beside(tables, boxes, player, control, orders, tuning, near)
+    else:
+        plan = _first_plan(tables, boxes, player, control, orders, tuning, near)
+    if plan is None:
+        return
+    yield FOUND, plan
+    cost = plan_cost(tables, boxes, player, plan, metric)
+    whole = control.budget
+    if improve_seconds is not None and whole.seconds is not None:
+        whole = replace(whole, seconds=min(whole.seconds, control.seconds + improve_seconds))
+    with control.within(whole) as phase:
+        if metric == "moves":
+            reordered = shortest_interleaving(tables.board, boxes, player, plan, phase, tuning)
+            if plan_cost(tables, boxes, player, reordered, metric) < cost:
+                plan = reordered
+                yield IMPROVED, plan
+        for better in improvements(tables, boxes, player, plan, phase, metric, tuning):
+            yield IMPROVED, better
+
+
+def _first_plan_beside(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]],
+    tuning: SokobanTuning, near: tuple[int, list[Push]] | None,
+) -> list[Push] | None:
+    """_first_plan with the macro finder in a child beside it (beside.py), each on half the
+    memory: the first plan of either. Raises Stopped on the caller's cancel."""
+    memory = control.budget.memory_bytes
+    half = None if memory is None else memory // 2
+    beside = FinderBeside(tables, boxes, player, orders, tuning, half)
+    try:
+        with control.within(replace(control.budget, memory_bytes=half)) as phase, beside.watching(phase):
+            plan = _first_plan(tables, boxes, player, phase, orders, tuning, near)
+            return plan if plan is not None else beside.waited(phase)
+    except Stopped as stop:
+        if stop.reason != "cancelled" or beside.cancelled():
+            raise
+        return beside.plan
+    finally:
+        control.expanded += beside.expanded
+
+
+def _first_plan(
+    tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]],
+    tuning: SokobanTuning, near: tuple[int, list[Push]] | None,
+) -> list[Push] | None:
+    """The finders' first plan, each on its share of the phase in turn (see above; None:
+    none found one). Raises Stopped on a cancel."""
     knobs = tuning.anytime
     start = control.seconds, 0  # (the phase's node budget counts the quick proof's too, as it always did)
-    orders = packing_orders(tables.board, boxes, player)
     plan = None
     if near is not None:
         plan = _within(_near_plan, tables, boxes, player, control, start, knobs.packed_share, near, tuning)
@@ -67,21 +119,7 @@ def anytime_plans(
             plan = _within(fess_search, tables, boxes, player, control, start, knobs.part_orders_share, more, tuning)
     if plan is None:
         plan = _within(fess_search, tables, boxes, player, control, start, 1.0, orders, tuning)
-    if plan is None:
-        return
-    yield FOUND, plan
-    cost = plan_cost(tables, boxes, player, plan, metric)
-    whole = control.budget
-    if improve_seconds is not None and whole.seconds is not None:
-        whole = replace(whole, seconds=min(whole.seconds, control.seconds + improve_seconds))
-    with control.within(whole) as phase:
-        if metric == "moves":
-            reordered = shortest_interleaving(tables.board, boxes, player, plan, phase, tuning)
-            if plan_cost(tables, boxes, player, reordered, metric) < cost:
-                plan = reordered
-                yield IMPROVED, plan
-        for better in improvements(tables, boxes, player, plan, phase, metric, tuning):
-            yield IMPROVED, better
+    return plan
 
 
 def _near_plan(

@@ -89,6 +89,7 @@ def test_after_a_step_off_the_plan_the_first_plan_comes_from_near_it(monkeypatch
     start, plan, here = stepped_off(lvl)
     monkeypatch.setattr(anytime, "packed_search", lambda *_args: None)  # (the finders find nothing)
     monkeypatch.setattr(anytime, "fess_search", lambda *_args: None)
+    monkeypatch.setattr(anytime, "beside_possible", lambda _control: False)  # (nor the finder beside them)
     for near, tells in [(None, False), ((start, plan), True)]:
         told: list = []
         control = Control(Budget(seconds=1), should_stop=lambda: bool(told),  # (once told, no more needed)
