@@ -90,7 +90,7 @@ def _first_plan_beside(
             raise
         return beside.plan
     finally:
-        control.expanded += beside.expanded
+        control.expanded += beside.child.expanded
 
 
 def _first_plan(

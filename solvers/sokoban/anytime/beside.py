@@ -53,7 +53,8 @@ def macro_finder(
 
 class FinderBeside:
     """The macro finder in a child, while the finders in line run (`watching`); `plan`
-    is its plan once it sent one first, `expanded` the positions it expanded once it ended."""
+    is its plan once it sent one first (`child.expanded`: the positions it expanded, once it
+    ended)."""
 
     def __init__(
         self, tables: Tables, boxes: int, player: int, orders: dict[int, tuple[int, ...]], tuning: SokobanTuning,
@@ -62,7 +63,7 @@ class FinderBeside:
         search = partial(macro_finder, tables, boxes, player, orders, tuning)
         self.child = SearchApart(search, memory_bytes)
         self.plan: list[Push] | None = None
-        self.expanded = 0
+        self.caller_stops: Callable[[], bool] = lambda: False  # (the caller's cancel, while watching)
 
     @contextmanager
     def watching(self, control: Control) -> Iterator[None]:
@@ -71,7 +72,7 @@ class FinderBeside:
         (then in `plan`; a cancel of the caller's still reads as one: see cancelled). The
         child is ended on the way out."""
         asked = control.should_stop
-        caller_stops: Callable[[], bool] = asked or (lambda: False)
+        caller_stops = self.caller_stops = asked or (lambda: False)
         fork_at = control.seconds + FORK_AFTER
         child = self.child
 
@@ -88,14 +89,12 @@ class FinderBeside:
                 return True
             return False
 
-        self.caller_stops = caller_stops
         control.should_stop = should_stop
         try:
             yield
         finally:
             control.should_stop = asked
             child.close()
-            self.expanded = child.expanded
 
     def waited(self, control: Control) -> list[Push] | None:
         """Within `watching`, once the finders in line are through with no plan: the child's,
