@@ -230,6 +230,15 @@ class FessTuning:
     hotspot_advisor: bool = True  # the hotspot advisor's child (alone: as many positions as none)
     # The opener's (alone: #43 from no box packed to 7 of 9 in 6,000 positions, no plan)
     opener: bool = True
+    # With packing.macro on, only the hotspot blocking the most others moves anywhere in one
+    # child (the other boxes by single pushes). The child's finder alone (sokoban/anytime/
+    # beside.py), 24 s a level on one core, on the levels the finders in line miss (XSokoban 36,
+    # Sasquatch 30): every box anywhere finds XSokoban #26 (20.0 s), #33 (2.9 s), Sasquatch
+    # #16 (22.5 s), #17 (7.3 s); the worst hotspot alone XSokoban #26 (3.1 s), #35 (11.8 s),
+    # Sasquatch #10 (22.2 s), #17 (4.4 s); every box for anytime.beside_all_seconds (6) then
+    # the hotspot alone, as the child does: XSokoban #26 (8.1 s), #33 (3.0 s), #35 (13.6 s),
+    # Sasquatch #17 (11.2 s).
+    macro_hotspot: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +296,10 @@ class AnytimeTuning:
     # 1.0 (the orders found backwards all the time) #6 and #23 none and #7 at 16.6 s; XSokoban #49
     # gets one at 1.0 only (5.8 s).
     part_orders_share: float = 0.4
+    # Seconds the finder in the child beside them (sokoban/anytime/beside.py) moves every box
+    # anywhere; after them only the worst hotspot does (fess.macro_hotspot). Each finds plans
+    # the other misses (see FessTuning.macro_hotspot); every box's came within 3 s on XSokoban.
+    beside_all_seconds: float = 6.0
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,16 @@ level it lost 17 of their 54 first plans. On a spare core it costs them
 nothing: forked once the finders have looked for FORK_AFTER seconds (most plans
 come sooner), it searches until the finders' time ends, and its plan, when it
 has one first, stops them as theirs would (should they end with none before the
-time does, it is waited for).
+time does, it is waited for). It moves every box anywhere for a few seconds,
+then only the hotspot that blocks the most others (the rest by single pushes):
+each way finds plans the other misses (macro_finder; the figures are the
+tuning's, FessTuning.macro_hotspot).
 
 Measured on XSokoban, the finders' first plan, each level alone on 2 cores, at 24 s
 (their share of a 60 s solve): 57 levels with the child, against 55 in line alone at
 60 s (+#26 at 15.9 s, #33 at 2.9 s; #12 at 3.6 s, which those find only later); 55
 within 9 s (54 within 10 s before). Sasquatch, the 30 levels they had none for at 24 s:
-#16 (14.7 s) and #17 (5.9 s) now. The child alone: #12, #26, #33 and #35 of the
-36 levels the finders in line miss at 10 s, within 60 s. The finders in line run as
+#16 (14.7 s) and #17 (5.9 s) now. The finders in line run as
 fast beside it (#6, #13, #20, #49: the same times with and without it, to 0.1-1 s).
 Why the opening: started 25% of the way along a published solution (those the
 bench's known-solutions file counts), the finders in line find plans for 11 of those
@@ -46,9 +48,23 @@ def macro_finder(
     tables: Tables, boxes: int, player: int, orders: dict[int, tuple[int, ...]], tuning: SokobanTuning,
     control: Control,
 ) -> list[Push] | None:
-    """The FESS-like finder with moves of a box anywhere (the child's search)."""
+    """The FESS-like finder with moves of a box anywhere (the child's search): every box for
+    the tuning's anytime.beside_all_seconds, then only the worst hotspot, on the rest of the
+    time (None: neither has a plan). Raises Stopped as any search."""
     moving = replace(tuning, packing=replace(tuning.packing, macro=True))
-    return fess_search(tables, boxes, player, control, orders, moving)
+    hotspot = replace(moving, fess=replace(moving.fess, macro_hotspot=True))
+    budget = control.budget
+    first = budget.seconds
+    if first is not None:
+        first = min(first, control.seconds + tuning.anytime.beside_all_seconds)
+    try:
+        with control.within(replace(budget, seconds=first)) as phase:
+            plan = fess_search(tables, boxes, player, phase, orders, moving)
+    except Stopped as stop:
+        if stop.reason == "cancelled" or first == budget.seconds:  # (no time left for the second)
+            raise
+        plan = None
+    return plan if plan is not None else fess_search(tables, boxes, player, control, orders, hotspot)
 
 
 class FinderBeside:

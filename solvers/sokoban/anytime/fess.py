@@ -72,13 +72,16 @@ def fess_search(
     # matching alone finds in 1,500-6,600 positions were not found in 4,000 by weight)
     weighted = fess.weighted and bool(orders)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=fess.cell_turn, weighted=weighted))
-    hotspots = Hotspots(board) if fess.hotspot_advisor else None
-    advisor = _advisors(board, orders, hotspots, fess)
-    plan = packed_search(tables, boxes, player, control, orders, knobs, fess_features(board, orders), advisor)
+    hotspots = Hotspots(board) if fess.hotspot_advisor or fess.macro_hotspot else None
+    advisor = _advisors(board, orders, hotspots if fess.hotspot_advisor else None, fess)
+    movers = hotspots.worst_mover if hotspots is not None and fess.macro_hotspot else None
+    plan = packed_search(
+        tables, boxes, player, control, orders, knobs, fess_features(board, orders), advisor, movers
+    )
     if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
         knobs = replace(knobs, packing=replace(knobs.packing, weighted=False))
-        advisor = _advisors(board, {}, hotspots, fess)
-        plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}), advisor)
+        advisor = _advisors(board, {}, hotspots if fess.hotspot_advisor else None, fess)
+        plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}), advisor, movers)
     return plan
 
 

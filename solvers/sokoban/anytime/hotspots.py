@@ -54,15 +54,25 @@ class Hotspots:
                 found[box] = blocked
         return found
 
+    def worst(self, boxes: int) -> int | None:
+        """The hotspot of `boxes` that blocks the most others (ties: the lowest cell; None: none)."""
+        weights = self.weights(boxes)
+        return max(weights, key=lambda cell: (weights[cell], -cell)) if weights else None
+
+    def worst_mover(self, boxes: int, packed: int) -> int:
+        """As a Movers of the packing search (sokoban/plans/packing_order.py): the worst
+        hotspot of the boxes not `packed`, as a bit set (0: none)."""
+        box = self.worst(boxes & ~packed)
+        return 0 if box is None else 1 << box
+
     def advice(self, walls: Tables, boxes: int, player: int) -> list[tuple[list[Push], int, int]]:
         """The hotspot advisor: (pushes, boxes after, player's cell after) taking the box that
         blocks the most others (ties: the lowest cell) alone to the nearest cell where it
         blocks none of them; [] when there is no hotspot or no such cell near. `walls`: the
         tables with the packed boxes as walls (its live cells are where a box may go)."""
-        weights = self.weights(boxes)
-        if not weights:
+        box = self.worst(boxes)
+        if box is None:
             return []
-        box = max(weights, key=lambda cell: (weights[cell], -cell))
         others = boxes & ~(1 << box)
         loose = others & ~self.board.goals
         pushes = lone_pushes_until(

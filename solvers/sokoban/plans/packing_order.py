@@ -80,6 +80,9 @@ Features = Callable[[int], tuple]
 # tables with the packed boxes as walls, the boxes and the player's cell, [(pushes, boxes
 # after, player's cell after)] (sokoban/anytime/fess.py gives FESS's others)
 Advisor = Callable[[Tables, int, int], list]
+# Which boxes of a position (its boxes, those packed) move anywhere in one child where the
+# tuning's packing.macro is on (a bit set; None: every box that can move)
+Movers = Callable[[int, int], int]
 
 
 def packing_orders(board: Board, boxes: int, player: int) -> dict[int, tuple[int, ...]]:
@@ -123,14 +126,16 @@ def _around_filled(board: Board, area: int, filled: int, player: int, outside: i
 def packed_search(
     tables: Tables, boxes: int, player: int, control: Control, orders: dict[int, tuple[int, ...]] | None = None,
     tuning: SokobanTuning = TUNING, features: Features | None = None, advisor: Advisor | None = None,
+    movers: Movers | None = None,
 ) -> list[Push] | None:
     """Some push plan (packing orders kept, see above; `orders` as packing_orders gives
     them), or None when the greedy search went through every position it allows. Raises
     Stopped as any search. `features`: the cells' own (sokoban/anytime/fess.py gives
-    FESS's four); None: boxes packed and floor pieces. `advisor`: more advice (Advisor)."""
+    FESS's four); None: boxes packed and floor pieces. `advisor`: more advice (Advisor).
+    `movers`: with packing.macro, the boxes that move anywhere (Movers; None: all)."""
     if orders is None:
         orders = packing_orders(tables.board, boxes, player)
-    return _PackingSearch(tables, orders, control, tuning.packing, features, advisor).run(boxes, player)
+    return _PackingSearch(tables, orders, control, tuning.packing, features, advisor, movers).run(boxes, player)
 
 
 class _PackingSearch:
@@ -141,11 +146,12 @@ class _PackingSearch:
 
     def __init__(
         self, tables: Tables, orders: dict[int, tuple[int, ...]], control: Control, knobs: PackingTuning,
-        features: Features | None = None, advisor: Advisor | None = None,
+        features: Features | None = None, advisor: Advisor | None = None, movers: Movers | None = None,
     ) -> None:
         """`knobs`: cell_turn (every cell_turn-th position expanded comes from `cells`; 0:
         none does) and advise (such a position also gets the packing advisor's children).
-        `features`: a position's cell (None: `_features`); `advisor`: more advice for it."""
+        `features`: a position's cell (None: `_features`); `advisor`: more advice for it;
+        `movers`: the boxes that move anywhere with knobs.macro (None: all)."""
         self.tables, self.orders, self.control = tables, orders, control
         self.cell_turn, self.advise, self.weighted = knobs.cell_turn, knobs.advise, knobs.weighted
         # (on ties of weight in a cell, the newest first where there are packing orders: see the tuning)
@@ -167,6 +173,7 @@ class _PackingSearch:
         self.count = 0  # positions queued (also keeps two entries from ever comparing their boxes)
         self.features = features or self._features
         self.advisor = advisor
+        self.movers = movers
 
     def run(self, boxes: int, player: int) -> list[Push] | None:
         control, came, goals = self.control, self.came, self.board.goals
@@ -307,21 +314,26 @@ class _PackingSearch:
                 if left < UNREACHABLE:
                     self.enqueue(child, key, pushes, left, moved, at, not more)
         if self.macro_states and from_cells:
-            self._moved_anywhere(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
+            anywhere = -1 if self.movers is None else self.movers(boxes, stuck)
+            single = [(d, step, movable & ~anywhere) for d, step, movable in candidates if movable & ~anywhere]
+            self._moved_anywhere(key, boxes, walls, stuck, candidates, anywhere, seen, order, rows, matching)
+            if single:  # (the other boxes' single pushes)
+                self._pushed(key, boxes, walls, stuck, single, seen, order, rows, matching)
         else:
             self._pushed(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
 
     def _moved_anywhere(
-        self, key: int, boxes: int, walls: Tables, stuck: int, candidates: list, seen: int, order: list[int],
-        rows: list, matching: Matching | None,
+        self, key: int, boxes: int, walls: Tables, stuck: int, candidates: list, anywhere: int, seen: int,
+        order: list[int], rows: list, matching: Matching | None,
     ) -> None:
-        """Queue a child for every place each box of `candidates` can go alone, the others in
-        place (FESS's moves, lone_reach), as _pushed queues single pushes; none that freezes
-        the box off its goal."""
+        """Queue a child for every place each box of `candidates` in `anywhere` (a bit set) can
+        go alone, the others in place (FESS's moves, lone_reach), as _pushed queues single
+        pushes; none that freezes the box off its goal."""
         board, came, goals = self.board, self.came, self.board.goals
         movers = 0
         for _, _, movable in candidates:
             movers |= movable
+        movers &= anywhere
         for box in cells_of(movers):
             others = boxes & ~(1 << box)
             for cell, region, pushes in lone_reach(board, walls.live, others, box, seen, self.macro_states):

@@ -55,6 +55,14 @@ def test_a_box_in_the_doorway_is_the_one_hotspot():
     assert Hotspots(board).weights(boxes) == {door: 1}
 
 
+def test_the_worst_hotspot_is_the_one_box_that_moves_anywhere():
+    _, board, boxes, _ = start(DOORWAY)
+    door = board.inside(2 * 9 + 4)
+    hotspots = Hotspots(board)
+    assert hotspots.worst_mover(boxes, 0) == 1 << door
+    assert hotspots.worst_mover(boxes, 1 << door) == 0  # (a packed box is no hotspot)
+
+
 def test_the_hotspot_advisor_takes_the_box_out_of_the_way():
     lvl, board, boxes, player = start(DOORWAY)
     hotspots = Hotspots(board)

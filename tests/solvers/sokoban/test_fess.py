@@ -10,7 +10,7 @@ from fewest.solvers.sokoban import solver
 from fewest.solvers.sokoban.anytime.fess import doorways, fess_features, fess_search
 from fewest.solvers.sokoban.board.board import cells_of, compile_board
 from fewest.solvers.sokoban.board.tables import build_tables
-from fewest.solvers.sokoban.plans.packing_order import packing_orders
+from fewest.solvers.sokoban.plans.packing_order import packed_search, packing_orders
 from tests import oracle
 from tests.sokoban_support import DATA, level, search_position, tuned
 from tests.solvers.sokoban.test_packing import CORRIDOR, XSOKOBAN_2
@@ -106,13 +106,14 @@ def test_the_features_count_packed_boxes_pieces_doorways_and_boxes_in_the_way():
     assert fess_features(rooms, {})(1 << door) == (0, 2, 1, 0)  # on a doorway: two pieces, too
 
 
+@pytest.mark.parametrize("hotspot", [False, True], ids=["every box", "the worst hotspot"])
 @pytest.mark.parametrize("name", LEVELS)
-def test_with_moves_of_a_box_anywhere_its_plan_solves_the_level_too(name):
+def test_with_moves_of_a_box_anywhere_its_plan_solves_the_level_too(name, hotspot):
     lvl = level(LEVELS[name])
     board = compile_board(lvl)
     boxes, player = search_position(board, S.initial_state(lvl))
     pushes = fess_search(build_tables(board), boxes, player, Control(Budget(nodes=20_000)),
-                         tuning=tuned(packing={"macro": True}))
+                         tuning=tuned(packing={"macro": True}, fess={"macro_hotspot": hotspot}))
     oracle.replay_length(S, lvl, solver.step_plan(board, boxes, player, pushes)[0])
 
 
@@ -127,3 +128,19 @@ def test_moves_of_a_box_anywhere_take_the_finder_there_in_fewer_positions(lvl):
         assert fess_search(build_tables(board), boxes, player, control, tuning=tuned(packing={"macro": macro}))
         counts[macro] = control.expanded
     assert counts[True] < counts[False] / 2
+
+
+def test_with_no_box_to_move_anywhere_the_search_is_the_one_of_single_pushes():
+    lvl = microban(16)
+    board = compile_board(lvl)
+    boxes, player = search_position(board, S.initial_state(lvl))
+    runs = []
+    for macro in (False, True):
+        control = Control(Budget(nodes=20_000))
+        plan = packed_search(build_tables(board), boxes, player, control, None, tuned(packing={"macro": macro}),
+                             movers=lambda _boxes, _packed: 0)
+        runs.append((plan, control.expanded))
+    assert runs[0] == runs[1]
+    control = Control(Budget(nodes=20_000))  # (and every box anywhere is another search: the test can tell)
+    assert packed_search(build_tables(board), boxes, player, control, None, tuned(packing={"macro": True}))
+    assert control.expanded != runs[0][1]
