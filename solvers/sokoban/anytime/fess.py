@@ -73,14 +73,15 @@ def fess_search(
     weighted = fess.weighted and bool(orders)
     knobs = replace(tuning, packing=replace(tuning.packing, cell_turn=fess.cell_turn, weighted=weighted))
     hotspots = Hotspots(board) if fess.hotspot_advisor or fess.macro_hotspot else None
-    advisor = _advisors(board, orders, hotspots if fess.hotspot_advisor else None, fess)
+    advising = hotspots if fess.hotspot_advisor else None
     movers = hotspots.worst_mover if hotspots is not None and fess.macro_hotspot else None
+    advisor = _advisors(board, orders, advising, fess)
     plan = packed_search(
         tables, boxes, player, control, orders, knobs, fess_features(board, orders), advisor, movers
     )
     if plan is None and orders:  # (the orders' boxes never move once packed: that may leave no plan)
         knobs = replace(knobs, packing=replace(knobs.packing, weighted=False))
-        advisor = _advisors(board, {}, hotspots if fess.hotspot_advisor else None, fess)
+        advisor = _advisors(board, {}, advising, fess)
         plan = packed_search(tables, boxes, player, control, {}, knobs, fess_features(board, {}), advisor, movers)
     return plan
 

@@ -314,27 +314,26 @@ class _PackingSearch:
                 if left < UNREACHABLE:
                     self.enqueue(child, key, pushes, left, moved, at, not more)
         if self.macro_states and from_cells:
-            anywhere = -1 if self.movers is None else self.movers(boxes, stuck)
-            single = [(d, step, movable & ~anywhere) for d, step, movable in candidates if movable & ~anywhere]
-            self._moved_anywhere(key, boxes, walls, stuck, candidates, anywhere, seen, order, rows, matching)
+            pushable = 0  # (the boxes of the candidates: those of a corral's pushes, when it has any)
+            for _, _, some in candidates:
+                pushable |= some
+            anywhere = pushable if self.movers is None else pushable & self.movers(boxes, stuck)
+            self._moved_anywhere(key, boxes, walls, stuck, anywhere, seen, order, rows, matching)
+            single = [(d, step, some & ~anywhere) for d, step, some in candidates if some & ~anywhere]
             if single:  # (the other boxes' single pushes)
                 self._pushed(key, boxes, walls, stuck, single, seen, order, rows, matching)
         else:
             self._pushed(key, boxes, walls, stuck, candidates, seen, order, rows, matching)
 
     def _moved_anywhere(
-        self, key: int, boxes: int, walls: Tables, stuck: int, candidates: list, anywhere: int, seen: int,
-        order: list[int], rows: list, matching: Matching | None,
+        self, key: int, boxes: int, walls: Tables, stuck: int, anywhere: int, seen: int, order: list[int],
+        rows: list, matching: Matching | None,
     ) -> None:
-        """Queue a child for every place each box of `candidates` in `anywhere` (a bit set) can
-        go alone, the others in place (FESS's moves, lone_reach), as _pushed queues single
-        pushes; none that freezes the box off its goal."""
+        """Queue a child for every place each box on `anywhere` (a bit set) can go alone, the
+        others in place (FESS's moves, lone_reach), as _pushed queues single pushes; none that
+        freezes the box off its goal."""
         board, came, goals = self.board, self.came, self.board.goals
-        movers = 0
-        for _, _, movable in candidates:
-            movers |= movable
-        movers &= anywhere
-        for box in cells_of(movers):
+        for box in cells_of(anywhere):
             others = boxes & ~(1 << box)
             for cell, region, pushes in lone_reach(board, walls.live, others, box, seen, self.macro_states):
                 moved = others | (1 << cell)
