@@ -98,7 +98,7 @@ def test_a_plan_within_the_pushes_left_and_none_within_fewer_on_microban(number,
     within_pushes(lvl, int(row["min_pushes"]), tuned(**rooms))
 
 
-@pytest.mark.parametrize("number", [20, 36, 57, 59])
+@pytest.mark.parametrize("number", [20, 57, 59])  # (#36 too took 7 s of the suite)
 def test_the_goal_rooms_end_questions_the_matching_leaves_open(number):
     """The same answers from the start, with no pull table, in fewer expansions once the
     rooms' bounds are built (Microban #59: 140 against 1,544)."""
