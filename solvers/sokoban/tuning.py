@@ -266,7 +266,9 @@ class AnytimeTuning:
     # plan; the finders, with no plan yet, up to `find_most` from their start. On XSokoban the improver
     # still gains after 10 s (#7: 391 -> 261 moves in 17 s); the finders' first plans came in
     # 0.01-1.4 s of CPU, but at 20 s a level on a loaded machine, 3 s was too little for #34
-    # and #37 (found in 8 s).
+    # and #37 (found in 8 s). With more for the finders, no more plans: at 48 s (0.8 of a 60 s
+    # budget, the child beside them too) the XSokoban levels they miss at 24 s got the same 4
+    # (#12, #26, #33, #35, all within 14.3 s), of 35 tried.
     share: float = 0.15
     find_most: float = 0.4
     unbudgeted_seconds: float = 10.0
