@@ -14,12 +14,14 @@ then only the hotspot that blocks the most others (the rest by single pushes):
 each way finds plans the other misses (macro_finder; the figures are the
 tuning's, FessTuning.macro_hotspot).
 
-Measured on XSokoban, the finders' first plan, each level alone on 2 cores, at 24 s
-(their share of a 60 s solve): 57 levels with the child, against 55 in line alone at
-60 s (+#26 at 15.9 s, #33 at 2.9 s; #12 at 3.6 s, which those find only later); 55
-within 9 s (54 within 10 s before). Sasquatch, the 30 levels they had none for at 24 s:
-#16 (14.7 s) and #17 (5.9 s) now. The finders in line run as
-fast beside it (#6, #13, #20, #49: the same times with and without it, to 0.1-1 s).
+Measured with the child's two turns, the finders' first plan, each level alone on 2
+cores, at 24 s (their share of a 60 s solve), on the levels the finders in line miss:
+XSokoban's 36, #26 (8.65 s), #33 (3.57 s), #35 (13.96 s); Sasquatch's 30, #17 (11.07 s).
+(With every box anywhere all the time it was XSokoban #26 at 15.9 s and #33, Sasquatch
+#16 and #17.) `fewest bench sokoban --anytime --timeout 60` on those 36 XSokoban levels:
+plans for #12 (the search backwards in line, 4.08 s), #26, #33 and #35, none from the
+proof's time after. The finders in line run as fast beside it (#6, #13, #20, #49: the
+same times with and without it, to 0.1-1 s).
 Why the opening: started 25% of the way along a published solution (those the
 bench's known-solutions file counts), the finders in line find plans for 11 of those
 36 levels within 10 s, from 50% for 28, from 75% for all 36; with that solution's own
